@@ -1,0 +1,145 @@
+package glasstest
+
+import (
+	"time"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// DefaultTimeout bounds one call (Do, Resume, Snapshot) from the harness's
+// side: past it the harness gives up with a CALL_TIMEOUT receipt, phase
+// transport. It is longer than the runtime's own waits (a two-second
+// expectation and a one-second settle) so a slow but healthy page is not cut
+// off.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultOpenTimeout bounds Open: navigation plus waiting for the runtime.
+const DefaultOpenTimeout = 15 * time.Second
+
+// Option configures a page (given to Open) or one call (given to Do); a
+// call's options override the page's.
+type Option func(*settings)
+
+type settings struct {
+	policy           policy
+	timeout          time.Duration
+	openTimeout      time.Duration
+	expectTimeout    time.Duration
+	expectedRevision *int64
+	secrets          map[string]string
+	transport        Transport
+}
+
+func defaults() settings {
+	return settings{
+		policy:      policy{kind: policyDeny},
+		timeout:     DefaultTimeout,
+		openTimeout: DefaultOpenTimeout,
+		transport:   TransportBridge,
+	}
+}
+
+func (s settings) with(opts []Option) settings {
+	if s.secrets != nil {
+		m := make(map[string]string, len(s.secrets))
+		for k, v := range s.secrets {
+			m[k] = v
+		}
+		s.secrets = m
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
+	}
+	return s
+}
+
+// Transport is how the harness reaches the page runtime.
+type Transport string
+
+// The transports: the runtime's global through page.Evaluate (the default),
+// or the WebMCP tool the runtime registered, through Playwright's
+// WebMCP().CallTool.
+const (
+	TransportBridge Transport = "bridge"
+	TransportWebMCP Transport = "webmcp"
+)
+
+// Via selects the transport. Default: TransportBridge.
+func Via(t Transport) Option { return func(s *settings) { s.transport = t } }
+
+// Timeout bounds each call from the harness's side. Default: DefaultTimeout.
+func Timeout(d time.Duration) Option { return func(s *settings) { s.timeout = d } }
+
+// OpenTimeout bounds Open. Default: DefaultOpenTimeout.
+func OpenTimeout(d time.Duration) Option { return func(s *settings) { s.openTimeout = d } }
+
+// ExpectTimeout overrides the expectation timeout the runtime uses (the
+// contract's default is two seconds). Useful to make a spec about
+// EXPECTATION_FAILED fast.
+func ExpectTimeout(d time.Duration) Option { return func(s *settings) { s.expectTimeout = d } }
+
+// ExpectedRevision makes the call fail with STALE_REVISION, phase preflight,
+// when the page's revision is not rev (seed 004's guarded call).
+func ExpectedRevision(rev int64) Option {
+	return func(s *settings) { s.expectedRevision = &rev }
+}
+
+// Sensitive registers a sensitive value. Arguments refer to it with the
+// placeholder {"$sensitive": name} (see SensitiveRef); the runtime restores
+// the value before validation and must never echo it.
+func Sensitive(name, value string) Option {
+	return func(s *settings) {
+		if s.secrets == nil {
+			s.secrets = map[string]string{}
+		}
+		s.secrets[name] = value
+	}
+}
+
+// SensitiveRef is the argument placeholder for the sensitive value name.
+func SensitiveRef(name string) map[string]string { return map[string]string{"$sensitive": name} }
+
+// ConfirmRequest is what the runtime asks the host before a call that
+// needs confirmation. Sensitive arguments arrive masked.
+type ConfirmRequest struct {
+	ExecutionID string         `json:"executionId"`
+	Action      string         `json:"action"`
+	Description string         `json:"description"`
+	Risk        receipt.Risk   `json:"risk"`
+	Step        string         `json:"step,omitempty"`
+	Args        map[string]any `json:"args"`
+}
+
+type policyKind int
+
+const (
+	policyDeny policyKind = iota
+	policyApprove
+	policyNoChannel
+	policyFunc
+)
+
+type policy struct {
+	kind policyKind
+	fn   func(ConfirmRequest) bool
+}
+
+// Approve answers every confirmation with yes.
+func Approve() Option { return func(s *settings) { s.policy = policy{kind: policyApprove} } }
+
+// Deny answers every confirmation with no. It is the default.
+func Deny() Option { return func(s *settings) { s.policy = policy{kind: policyDeny} } }
+
+// NoConfirmationChannel installs no confirmation channel at all; the
+// contract says the runtime must then deny. As a call option it makes the
+// channel refuse to answer for that call.
+func NoConfirmationChannel() Option {
+	return func(s *settings) { s.policy = policy{kind: policyNoChannel} }
+}
+
+// ConfirmWith answers each confirmation with fn's verdict.
+func ConfirmWith(fn func(ConfirmRequest) bool) Option {
+	return func(s *settings) { s.policy = policy{kind: policyFunc, fn: fn} }
+}

@@ -1,0 +1,96 @@
+package receipt
+
+import (
+	"fmt"
+	"strings"
+)
+
+// GomegaString renders r compactly for failure messages: what was called,
+// the outcome, and the evidence that matters, on one line.
+func (r *Receipt) GomegaString() string {
+	if r == nil {
+		return "<nil receipt>"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "receipt %q", r.Result.Action.ID)
+	if r.Result.OK {
+		b.WriteString(" ok")
+	} else if e := r.Result.Error; e != nil {
+		fmt.Fprintf(&b, " failed %s at %s", e.Code, r.FailurePhase())
+		if e.Message != "" {
+			fmt.Fprintf(&b, ": %q", e.Message)
+		}
+	}
+	if r.Result.Expect != "" {
+		fmt.Fprintf(&b, "; expect %q", r.Result.Expect)
+	}
+	if c := r.Result.Changed; c != nil {
+		b.WriteString("; changed ")
+		b.WriteString(c.summary())
+	}
+	if r.Result.Fidelity != "" {
+		fmt.Fprintf(&b, "; fidelity %s", r.Result.Fidelity)
+	}
+	if r.Result.Warning != "" {
+		fmt.Fprintf(&b, "; warning %q", r.Result.Warning)
+	}
+	return b.String()
+}
+
+func (c *Changed) summary() string {
+	if !c.Observed {
+		return "nothing"
+	}
+	var parts []string
+	if rc := c.Records; rc != nil {
+		var s []string
+		if len(rc.Added) > 0 || rc.Omitted.Added > 0 {
+			s = append(s, "added "+list(rc.Added, rc.Omitted.Added))
+		}
+		if len(rc.Removed) > 0 || rc.Omitted.Removed > 0 {
+			s = append(s, "removed "+list(rc.Removed, rc.Omitted.Removed))
+		}
+		if len(rc.Updated) > 0 || rc.Omitted.Updated > 0 {
+			ids := make([]string, len(rc.Updated))
+			for i, u := range rc.Updated {
+				ids[i] = u.ID + "(" + strings.Join(u.Fields, ",") + ")"
+			}
+			s = append(s, "updated "+list(ids, rc.Omitted.Updated))
+		}
+		if rc.Reordered {
+			s = append(s, "reordered")
+		}
+		if rc.Total != nil {
+			s = append(s, fmt.Sprintf("total %d→%d", rc.Total.From, rc.Total.To))
+		}
+		parts = append(parts, "records{"+strings.Join(s, " ")+"}")
+	}
+	if ac := c.Actions; ac != nil {
+		var s []string
+		if len(ac.Added) > 0 || ac.Omitted.Added > 0 {
+			s = append(s, "added "+list(ac.Added, ac.Omitted.Added))
+		}
+		if len(ac.Removed) > 0 || ac.Omitted.Removed > 0 {
+			s = append(s, "removed "+list(ac.Removed, ac.Omitted.Removed))
+		}
+		parts = append(parts, "actions{"+strings.Join(s, " ")+"}")
+	}
+	if sc := c.State; sc != nil {
+		parts = append(parts, "state{"+list(sc.Changed, sc.Omitted)+"}")
+	}
+	if fc := c.Feedback; fc != nil {
+		parts = append(parts, fmt.Sprintf("feedback{+%d -%d}", len(fc.Added)+fc.Omitted.Added, len(fc.Removed)+fc.Omitted.Removed))
+	}
+	if pc := c.Page; pc != nil {
+		parts = append(parts, "page")
+	}
+	return strings.Join(parts, " ")
+}
+
+func list(ids []string, omitted int) string {
+	s := "[" + strings.Join(ids, " ")
+	if omitted > 0 {
+		s += fmt.Sprintf(" +%d omitted", omitted)
+	}
+	return s + "]"
+}

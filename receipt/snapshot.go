@@ -1,0 +1,98 @@
+package receipt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Snapshot is the page model as the runtime exposes it to an agent: page
+// identity, records, the actions available now, state views and feedback.
+type Snapshot struct {
+	Protocol string          `json:"protocol"`
+	Runtime  string          `json:"runtime,omitempty"`
+	Revision int64           `json:"revision"`
+	Page     PageIdentity    `json:"page"`
+	Records  SnapshotRecords `json:"records"`
+	Actions  SnapshotActions `json:"actions"`
+	State    map[string]any  `json:"state"`
+	Feedback []Feedback      `json:"feedback"`
+
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// PageIdentity says which page the model describes.
+type PageIdentity struct {
+	ID    string `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// SnapshotRecords is the bounded list of records and the total count.
+type SnapshotRecords struct {
+	Total   int      `json:"total"`
+	Items   []Record `json:"items"`
+	Omitted int      `json:"omitted"`
+}
+
+// Record is one business record with its visible fields.
+type Record struct {
+	ID     string         `json:"id"`
+	Fields map[string]any `json:"fields"`
+}
+
+// SnapshotActions is the bounded list of actions declared now.
+type SnapshotActions struct {
+	Items   []ActionInfo `json:"items"`
+	Omitted int          `json:"omitted"`
+}
+
+// ActionInfo describes one declared action as an agent sees it.
+type ActionInfo struct {
+	ID          string          `json:"id"`
+	Description string          `json:"description"`
+	Kind        Kind            `json:"kind"`
+	Risk        Risk            `json:"risk"`
+	Confirm     bool            `json:"confirm"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	Available   bool            `json:"available"`
+	Reason      string          `json:"reason,omitempty"`
+	Fidelity    Fidelity        `json:"fidelity,omitempty"`
+	Expect      string          `json:"expect,omitempty"`
+	Tool        string          `json:"tool,omitempty"`
+	Record      string          `json:"record,omitempty"`
+	Steps       []string        `json:"steps,omitempty"`
+}
+
+// Action returns the declared action with the given id, if any.
+func (s *Snapshot) Action(id string) (ActionInfo, bool) {
+	for _, a := range s.Actions.Items {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return ActionInfo{}, false
+}
+
+// ActionIDs lists the ids of the declared actions, in snapshot order.
+func (s *Snapshot) ActionIDs() []string {
+	ids := make([]string, len(s.Actions.Items))
+	for i, a := range s.Actions.Items {
+		ids[i] = a.ID
+	}
+	return ids
+}
+
+// DecodeSnapshot parses one snapshot, rejecting JSON of the wrong shape
+// with an error naming the path.
+func DecodeSnapshot(b []byte) (*Snapshot, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, fmt.Errorf("%w: snapshot $: want a JSON object, got %s", ErrInvalid, excerpt(b))
+	}
+	var s Snapshot
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%w: snapshot %s", ErrInvalid, describeJSONError(err))
+	}
+	return &s, nil
+}

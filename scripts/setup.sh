@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs what Glass needs to drive a browser, and nothing twice:
+#   - a Chromium: $GLASS_CHROMIUM, Playwright's browser cache, or one on
+#     $PATH; otherwise the OS package (apt-get install -y chromium);
+#   - Node.js for the Playwright driver (the OS package when missing);
+#   - the Playwright driver, through playwright-go (glass-conformance setup).
+# Where it cannot install by itself it prints one line naming the command
+# to run, and exits 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: %s\n' "$*" >&2; exit 1; }
+
+# as_root runs a command as root: directly, or through sudo when it needs no
+# password. It fails when neither works.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo -n "$@"
+  else
+    return 1
+  fi
+}
+
+apt_updated=
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || return 1
+  if [ -z "$apt_updated" ]; then
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+    apt_updated=1
+  fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || return 1
+}
+
+find_chromium() {
+  if [ -n "${GLASS_CHROMIUM:-}" ]; then
+    [ -x "$GLASS_CHROMIUM" ] || die "GLASS_CHROMIUM=$GLASS_CHROMIUM is not an executable file"
+    echo "$GLASS_CHROMIUM"; return 0
+  fi
+  local cache="${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"
+  local c
+  for c in "$cache"/chromium-*/chrome-linux*/chrome; do
+    [ -x "$c" ] && { echo "$c"; return 0; }
+  done
+  for c in chromium chromium-browser google-chrome google-chrome-stable; do
+    command -v "$c" >/dev/null 2>&1 && { command -v "$c"; return 0; }
+  done
+  return 1
+}
+
+if ! browser=$(find_chromium); then
+  say "no Chromium found; installing Debian's chromium package"
+  apt_install chromium || die "no Chromium found and it cannot be installed here; run: sudo apt-get install -y chromium (or set GLASS_CHROMIUM=/path/to/chrome)"
+  browser=$(find_chromium) || die "chromium was installed but is not on PATH; set GLASS_CHROMIUM=/path/to/chrome"
+fi
+
+if ! command -v node >/dev/null 2>&1 && [ -z "${PLAYWRIGHT_NODEJS_PATH:-}" ]; then
+  say "no Node.js found; installing Debian's nodejs package"
+  apt_install nodejs || die "no Node.js found and it cannot be installed here; run: sudo apt-get install -y nodejs (or set PLAYWRIGHT_NODEJS_PATH=/path/to/node)"
+fi
+
+go run ./cmd/glass-conformance setup
