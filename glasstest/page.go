@@ -369,7 +369,12 @@ func (p *Page) do(id string, args any, s settings) *receipt.Receipt {
 		options["expectedRevision"] = *s.expectedRevision
 	}
 	if len(s.secrets) > 0 {
-		options["secrets"] = s.secrets
+		// playwright-go serialises only map[string]any, not map[string]string.
+		secrets := make(map[string]any, len(s.secrets))
+		for k, v := range s.secrets {
+			secrets[k] = v
+		}
+		options["secrets"] = secrets
 	}
 	if s.expectTimeout > 0 {
 		options["expectTimeoutMs"] = s.expectTimeout.Milliseconds()

@@ -1,0 +1,503 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of successful calls: each walks the exercise's calls it needs
+// (made once per run, approved, with valid arguments) and judges what
+// their receipts claim against the harness's own witnesses.
+
+func (p *probe) planNotes() []Evidence {
+	_, notes := p.exercisePlan()
+	if len(notes) == 0 {
+		return nil
+	}
+	return []Evidence{textEvidence("not exercised", notes...)}
+}
+
+func checkExpectation(p *probe) outcome {
+	var o *outcome
+	var tried []string
+	err := p.each(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *exercised) bool {
+		if !e.r.Result.OK {
+			tried = append(tried, fmt.Sprintf("%s: %s", e.action.ID, got(e.r)))
+			return true
+		}
+		res := pass()
+		if e.r.Result.Expect != e.action.Expect {
+			res = failf("%s succeeded with expect = %q, want the declared %q", e.action.ID, e.r.Result.Expect, e.action.Expect).
+				with(receiptEvidence("receipt", e.r))
+		}
+		o = &res
+		return false
+	})
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case len(tried) > 0:
+		return notProbed("no call of an action that declares an expectation succeeded (" + strings.Join(tried, "; ") + ")")
+	}
+	return notProbed("the page declares no available action with an expectation that the probe can call").with(p.planNotes()...)
+}
+
+// recordIDs returns the ids of a snapshot's records and whether the list
+// is complete.
+func recordIDs(s *receipt.Snapshot) ([]string, bool) {
+	ids := make([]string, len(s.Records.Items))
+	for i, r := range s.Records.Items {
+		ids[i] = r.ID
+	}
+	return ids, s.Records.Omitted == 0
+}
+
+// claims compares a list a receipt reports (plus its omission count) with
+// what the harness's own snapshots show.
+func claims(what string, listed []string, omitted int, actual []string) string {
+	for _, id := range listed {
+		if !slices.Contains(actual, id) {
+			return fmt.Sprintf("%s lists %q, but the snapshots do not show that change", what, id)
+		}
+	}
+	if omitted == 0 {
+		for _, id := range actual {
+			if !slices.Contains(listed, id) {
+				return fmt.Sprintf("%s leaves out %q with no omission count, but the snapshots show that change", what, id)
+			}
+		}
+	}
+	if len(listed)+omitted != len(actual) {
+		return fmt.Sprintf("%s reports %d (%d listed + %d omitted), the snapshots show %d", what, len(listed)+omitted, len(listed), omitted, len(actual))
+	}
+	return ""
+}
+
+// snapshotProblem compares one call's changed with the before and after
+// snapshots the harness took itself.
+func snapshotProblem(e *exercised) string {
+	c := e.r.Result.Changed
+	if c == nil {
+		c = &receipt.Changed{}
+	}
+	bIDs, bAll := recordIDs(e.before.snap)
+	aIDs, aAll := recordIDs(e.after.snap)
+	rc := c.Records
+	if rc == nil {
+		rc = &receipt.RecordChanges{}
+	}
+	var problems []string
+	if bAll && aAll {
+		problems = append(problems,
+			claims("changed.records.removed", rc.Removed, rc.Omitted.Removed, minus(bIDs, aIDs)),
+			claims("changed.records.added", rc.Added, rc.Omitted.Added, minus(aIDs, bIDs)))
+	}
+	if rc.Total != nil && (rc.Total.From != e.before.snap.Records.Total || rc.Total.To != e.after.snap.Records.Total) {
+		problems = append(problems, fmt.Sprintf("changed.records.total is %d → %d, the snapshots show %d → %d",
+			rc.Total.From, rc.Total.To, e.before.snap.Records.Total, e.after.snap.Records.Total))
+	}
+	ac := c.Actions
+	if ac == nil {
+		ac = &receipt.ActionChanges{}
+	}
+	if e.before.snap.Actions.Omitted == 0 && e.after.snap.Actions.Omitted == 0 {
+		problems = append(problems,
+			claims("changed.actions.removed", ac.Removed, ac.Omitted.Removed, minus(e.before.snap.ActionIDs(), e.after.snap.ActionIDs())),
+			claims("changed.actions.added", ac.Added, ac.Omitted.Added, minus(e.after.snap.ActionIDs(), e.before.snap.ActionIDs())))
+	}
+	diff := modelDiff(e.before.snap, e.after.snap)
+	if !c.Observed && len(diff) > 0 && !strings.HasPrefix(diff[0], "revision") {
+		problems = append(problems, "changed.observed is false, but the snapshots show a change: "+diff[0])
+	}
+	for _, pr := range problems {
+		if pr != "" {
+			return pr
+		}
+	}
+	return ""
+}
+
+func checkMatchesSnapshots(p *probe) outcome {
+	var o *outcome
+	judged := 0
+	err := p.each(isWrite, func(e *exercised) bool {
+		if e.r.Result.Changed == nil && !e.r.Result.OK {
+			return true
+		}
+		judged++
+		if pr := snapshotProblem(e); pr != "" {
+			res := failf("%s: %s", e.action.ID, pr).with(receiptEvidence("receipt", e.r),
+				textEvidence("snapshot difference seen by the harness", modelDiff(e.before.snap, e.after.snap)...))
+			o = &res
+			return false
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case judged == 0:
+		return notProbed("no write of the run produced a receipt with changed to compare").with(p.planNotes()...)
+	}
+	return pass()
+}
+
+// checkWitnessedRemoval checks a receipt's removals against the browser
+// itself: a record reported removed no longer shows in the page's text or
+// its accessibility tree (live regions, where toasts announce the
+// removal, aside). Row actions come first: they are the likeliest to
+// remove a record.
+func checkWitnessedRemoval(p *probe) outcome {
+	var o *outcome
+	var why []string
+	witnessed := 0
+	judge := func(e *exercised) bool {
+		c := e.r.Result.Changed
+		if c == nil || c.Records == nil || len(c.Records.Removed) == 0 {
+			return true
+		}
+		if !e.domWitness {
+			why = append(why, e.action.ID+": the DOM changes by itself")
+			return true
+		}
+		beforeAria, afterAria := ariaContent(e.before.aria), ariaContent(e.after.aria)
+		for i, id := range c.Records.Removed {
+			if i == 5 {
+				break
+			}
+			rec, ok := findRecord(e.before.snap, id)
+			if !ok {
+				res := failf("%s: changed.records.removed lists %q, which was not a record before the call", e.action.ID, id).
+					with(receiptEvidence("receipt", e.r))
+				o = &res
+				return false
+			}
+			value, n := telltale(rec, e.before.dom.Text)
+			if value == "" {
+				why = append(why, fmt.Sprintf("%s: no field of %s shows in the page's text", e.action.ID, id))
+				continue
+			}
+			witnessed++
+			if m := strings.Count(e.after.dom.Text, value); m >= n {
+				res := failf("%s reports %s removed, but the page still shows %q as often as before (%d times)", e.action.ID, id, value, m).
+					with(receiptEvidence("receipt", e.r), textEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
+				o = &res
+				return false
+			}
+			if nb := strings.Count(beforeAria, value); nb > 0 {
+				if na := strings.Count(afterAria, value); na >= nb {
+					res := failf("%s reports %s removed, but the accessibility tree still shows %q as often as before (%d times)", e.action.ID, id, value, na).
+						with(receiptEvidence("receipt", e.r), textEvidence("accessibility tree after the call", afterAria))
+					o = &res
+					return false
+				}
+			}
+		}
+		return witnessed == 0
+	}
+	isRow := func(a receipt.ActionInfo) bool { return a.Tool != "" && isWrite(a) }
+	err := p.each(isRow, judge)
+	if err == nil && o == nil && witnessed == 0 {
+		err = p.each(func(a receipt.ActionInfo) bool { return !isRow(a) && isWrite(a) }, judge)
+	}
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case witnessed == 0:
+		if len(why) == 0 {
+			why = append(why, "no call of the run reported a removed record")
+		}
+		return notProbed(strings.Join(why, "; ")).with(p.planNotes()...)
+	}
+	return pass()
+}
+
+func findRecord(s *receipt.Snapshot, id string) (receipt.Record, bool) {
+	for _, r := range s.Records.Items {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return receipt.Record{}, false
+}
+
+// telltale picks the record's most specific text that shows in the page:
+// the string field found the fewest times (ties: the longest). It returns
+// the value and how often it shows.
+func telltale(rec receipt.Record, text string) (string, int) {
+	best, bestN := "", 0
+	for _, k := range sortedKeys(rec.Fields) {
+		v, ok := rec.Fields[k].(string)
+		if !ok || len(strings.TrimSpace(v)) < 3 {
+			continue
+		}
+		n := strings.Count(text, v)
+		if n == 0 {
+			continue
+		}
+		if best == "" || n < bestN || n == bestN && len(v) > len(best) {
+			best, bestN = v, n
+		}
+	}
+	return best, bestN
+}
+
+// liveRoles are the ARIA roles of regions that announce changes.
+var liveRoles = []string{"status", "alert", "log", "timer", "marquee"}
+
+// ariaContent drops the subtrees of live regions from a Playwright aria
+// snapshot (YAML, one node per "- role ..." line, nested by indentation).
+func ariaContent(s string) string {
+	var out []string
+	skip := -1
+	for _, line := range strings.Split(s, "\n") {
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		if skip >= 0 {
+			if indent > skip {
+				continue
+			}
+			skip = -1
+		}
+		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		role := t
+		if i := strings.IndexAny(t, " :["); i >= 0 {
+			role = t[:i]
+		}
+		if slices.Contains(liveRoles, role) {
+			skip = indent
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// checkWriteWarning judges reads first (cheap and many), then writes.
+func checkWriteWarning(p *probe) outcome {
+	var o *outcome
+	var judged []string
+	judge := func(e *exercised) bool {
+		if !e.r.Result.OK {
+			return true
+		}
+		observed := e.r.Result.Changed != nil && e.r.Result.Changed.Observed
+		w := e.r.Result.Warning
+		switch {
+		case isWrite(e.action) && !observed:
+			judged = append(judged, e.action.ID+" (a write that changed nothing)")
+			if strings.TrimSpace(w) == "" {
+				res := failf("%s is a %s action that completed without any observable change, but the receipt has no warning", e.action.ID, e.action.Risk).
+					with(receiptEvidence("receipt", e.r))
+				o = &res
+				return false
+			}
+		case isRead(e.action):
+			judged = append(judged, e.action.ID+" (a read)")
+			if w != "" && (e.r.Result.Fidelity == "" || e.r.Result.Fidelity == receipt.FidelityHigh) {
+				res := failf("%s is a read action, but its receipt carries the warning %q", e.action.ID, w).
+					with(receiptEvidence("receipt", e.r))
+				o = &res
+				return false
+			}
+		}
+		return true
+	}
+	err := p.each(isRead, judge)
+	if err == nil && o == nil {
+		err = p.each(isWrite, judge)
+	}
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case len(judged) == 0:
+		return notProbed("no call of the run was a write that changed nothing or a read").with(p.planNotes()...)
+	}
+	return pass().with(textEvidence("calls judged", judged...))
+}
+
+func hasSecret(p *probe) func(receipt.ActionInfo) bool {
+	calls, _ := p.exercisePlan()
+	return func(a receipt.ActionInfo) bool {
+		for _, pl := range calls {
+			if pl.action.ID == a.ID {
+				return pl.secret != ""
+			}
+		}
+		return false
+	}
+}
+
+func checkSensitive(p *probe) outcome {
+	var o *outcome
+	probed := 0
+	leak := func(e *exercised, msg string, ev Evidence) bool {
+		res := failf("%s: %s", e.action.ID, msg).with(ev)
+		o = &res
+		return false
+	}
+	err := p.each(hasSecret(p), func(e *exercised) bool {
+		probed++
+		rj, _ := receipt.CanonicalJSON(e.r)
+		if strings.Contains(string(rj), e.secret) {
+			return leak(e, "the receipt contains the sensitive value the call passed", receiptEvidence("receipt", e.r))
+		}
+		sj, _ := receipt.CanonicalJSON(e.after.snap)
+		if strings.Contains(string(sj), e.secret) {
+			return leak(e, "the page model snapshot after the call contains the sensitive value", snapshotEvidence("snapshot after the call", e.after.snap))
+		}
+		for _, c := range e.confirmations {
+			cj, _ := json.Marshal(c.Request)
+			if strings.Contains(string(cj), e.secret) {
+				return leak(e, "the confirmation request shown to the user contains the sensitive value unmasked", confirmationEvidence(e.confirmations))
+			}
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case probed == 0:
+		return notProbed("the page declares no available action with a sensitive parameter (sensitive: true) that the probe can call").with(p.planNotes()...)
+	}
+	return pass()
+}
+
+func checkTicket(p *probe) outcome {
+	var o *outcome
+	probed := 0
+	err := p.each(needsConfirmation, func(e *exercised) bool {
+		for _, c := range e.confirmations {
+			if !c.Approved {
+				continue
+			}
+			probed++
+			found := false
+			for _, rc := range e.r.Confirmations {
+				found = found || rc.Action == c.Request.Action && rc.Approved && rc.Ticket == c.Ticket
+			}
+			if !found {
+				res := failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not carry that ticket", e.action.ID, c.Request.Action, c.Ticket).
+					with(receiptEvidence("receipt", e.r), confirmationEvidence(e.confirmations))
+				o = &res
+				return false
+			}
+		}
+		return probed == 0
+	})
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case probed == 0:
+		return notProbed("no call of the run was approved by the host").with(p.planNotes()...)
+	}
+	return pass()
+}
+
+func confirmationEvidence(cs []glasstest.ConfirmationRecord) Evidence {
+	var lines []string
+	for _, c := range cs {
+		b, _ := json.Marshal(c.Request)
+		lines = append(lines, fmt.Sprintf("approved=%t solicited=%t request=%s", c.Approved, c.Solicited, b))
+	}
+	return textEvidence("confirmations the host was asked for", lines...)
+}
+
+// The bounds of a function action's data (CONTRACT.md): at most DataItems
+// array entries and DataKeys object keys (each plus one marker entry that
+// says what was left out), strings of at most DataChars characters plus a
+// marker, nesting at most DataDepth levels (plus the marker that replaces
+// deeper values).
+const (
+	DataItems = 20
+	DataKeys  = 20
+	DataChars = 500
+	DataDepth = 4
+	// markerSlack is room for the "…[N more characters]" marker.
+	markerSlack = 40
+)
+
+func dataProblem(v any, depth int, path string) string {
+	if depth > DataDepth+1 {
+		return fmt.Sprintf("%s is nested deeper than %d levels", pathOr(path), DataDepth)
+	}
+	switch x := v.(type) {
+	case string:
+		if n := len([]rune(x)); n > DataChars+markerSlack {
+			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", pathOr(path), n, DataChars)
+		}
+	case []any:
+		if len(x) > DataItems+1 {
+			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", pathOr(path), len(x), DataItems)
+		}
+		for i, e := range x {
+			if pr := dataProblem(e, depth+1, fmt.Sprintf("%s/%d", path, i)); pr != "" {
+				return pr
+			}
+		}
+	case map[string]any:
+		if len(x) > DataKeys+1 {
+			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", pathOr(path), len(x), DataKeys)
+		}
+		for _, k := range sortedKeys(x) {
+			if pr := dataProblem(x[k], depth+1, path+"/"+k); pr != "" {
+				return pr
+			}
+		}
+	}
+	return ""
+}
+
+// checkDataBounded judges the data of function actions, reads first.
+func checkDataBounded(p *probe) outcome {
+	var o *outcome
+	probed := 0
+	judge := func(e *exercised) bool {
+		if len(e.r.Result.Data) == 0 {
+			return true
+		}
+		probed++
+		var v any
+		if err := json.Unmarshal(e.r.Result.Data, &v); err != nil {
+			res := failf("%s: data is not JSON: %v", e.action.ID, err)
+			o = &res
+			return false
+		}
+		if pr := dataProblem(v, 0, ""); pr != "" {
+			res := failf("%s: data %s", e.action.ID, pr).with(receiptEvidence("receipt", e.r))
+			o = &res
+			return false
+		}
+		return true
+	}
+	isFunc := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction }
+	err := p.each(func(a receipt.ActionInfo) bool { return isFunc(a) && isRead(a) }, judge)
+	if err == nil && o == nil {
+		err = p.each(func(a receipt.ActionInfo) bool { return isFunc(a) && isWrite(a) }, judge)
+	}
+	switch {
+	case err != nil:
+		return broken(err)
+	case o != nil:
+		return *o
+	case probed == 0:
+		return notProbed("no call of the run returned data").with(p.planNotes()...)
+	}
+	return pass()
+}
