@@ -204,7 +204,9 @@ func Run(t Target, opts ...Option) (*Report, error) {
 			runOne(rule, tr)
 		}
 	}
-	key := func(f Finding) int { return index[f.Rule.ID]*(len(cfg.transports)+1) + transportIndex(cfg.transports, f.Transport) }
+	key := func(f Finding) int {
+		return index[f.Rule.ID]*(len(cfg.transports)+1) + transportIndex(cfg.transports, f.Transport)
+	}
 	slices.SortStableFunc(rep.Findings, func(a, b Finding) int { return key(a) - key(b) })
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
