@@ -14,6 +14,16 @@ import (
 // (made once per run, approved, with valid arguments) and judges what
 // their receipts claim against the harness's own witnesses.
 
+// verdictOf turns what a walk over the exercise ended with into an outcome: a
+// probe that could not run, or the violation found; nil to go on.
+func verdictOf(err error, o *outcome) *outcome {
+	if err != nil {
+		b := broken(err)
+		return &b
+	}
+	return o
+}
+
 func (p *probe) planNotes() []Evidence {
 	_, notes := p.exercisePlan()
 	if len(notes) == 0 {
@@ -38,12 +48,10 @@ func checkExpectation(p *probe) outcome {
 		o = &res
 		return false
 	})
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case len(tried) > 0:
+	}
+	if len(tried) > 0 {
 		return notProbed("no call of an action that declares an expectation succeeded (" + strings.Join(tried, "; ") + ")")
 	}
 	return notProbed("the page declares no available action with an expectation that the probe can call").with(p.planNotes()...)
@@ -140,12 +148,10 @@ func checkMatchesSnapshots(p *probe) outcome {
 		}
 		return true
 	})
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case judged == 0:
+	}
+	if judged == 0 {
 		return notProbed("no write of the run produced a receipt with changed to compare").with(p.planNotes()...)
 	}
 	return pass()
@@ -209,12 +215,10 @@ func checkWitnessedRemoval(p *probe) outcome {
 	if err == nil && o == nil && witnessed == 0 {
 		err = p.each(func(a receipt.ActionInfo) bool { return !isRow(a) && isWrite(a) }, judge)
 	}
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case witnessed == 0:
+	}
+	if witnessed == 0 {
 		if len(why) == 0 {
 			why = append(why, "no call of the run reported a removed record")
 		}
@@ -317,12 +321,10 @@ func checkWriteWarning(p *probe) outcome {
 	if err == nil && o == nil {
 		err = p.each(isWrite, judge)
 	}
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case len(judged) == 0:
+	}
+	if len(judged) == 0 {
 		return notProbed("no call of the run was a write that changed nothing or a read").with(p.planNotes()...)
 	}
 	return pass().with(textEvidence("calls judged", judged...))
@@ -366,12 +368,10 @@ func checkSensitive(p *probe) outcome {
 		}
 		return true
 	})
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case probed == 0:
+	}
+	if probed == 0 {
 		return notProbed("the page declares no available action with a sensitive parameter (sensitive: true) that the probe can call").with(p.planNotes()...)
 	}
 	return pass()
@@ -399,12 +399,10 @@ func checkTicket(p *probe) outcome {
 		}
 		return probed == 0
 	})
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case probed == 0:
+	}
+	if probed == 0 {
 		return notProbed("no call of the run was approved by the host").with(p.planNotes()...)
 	}
 	return pass()
@@ -491,12 +489,10 @@ func checkDataBounded(p *probe) outcome {
 	if err == nil && o == nil {
 		err = p.each(func(a receipt.ActionInfo) bool { return isFunc(a) && isWrite(a) }, judge)
 	}
-	switch {
-	case err != nil:
-		return broken(err)
-	case o != nil:
+	if o := verdictOf(err, o); o != nil {
 		return *o
-	case probed == 0:
+	}
+	if probed == 0 {
 		return notProbed("no call of the run returned data").with(p.planNotes()...)
 	}
 	return pass()

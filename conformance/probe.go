@@ -227,7 +227,7 @@ func modelDiff(a, b *receipt.Snapshot) []string {
 		out = append(out, fmt.Sprintf("records total %d → %d", a.Records.Total, b.Records.Total))
 	}
 	ar, br := recordMap(a), recordMap(b)
-	if d := setDiff(keys(ar), keys(br)); d != "" {
+	if d := setDiff(sortedKeys(ar), sortedKeys(br)); d != "" {
 		out = append(out, "records "+d)
 	}
 	var updated []string
@@ -266,15 +266,6 @@ func recordMap(s *receipt.Snapshot) map[string]receipt.Record {
 		m[r.ID] = r
 	}
 	return m
-}
-
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // setDiff describes what was added to and removed from a to make b.
