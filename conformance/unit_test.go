@@ -46,9 +46,9 @@ handoffs:
 		t.Fatal(err)
 	}
 	want := &Manifest{
-		Version: 1,
-		Args:    map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
-		Skip:    []string{"pay@*"},
+		Version:             1,
+		Args:                map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
+		Skip:                []string{"pay@*"},
 		ExpectationFailures: []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale"}},
 		ExecutionFailures:   []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
 		FlowFailures:        []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
@@ -162,10 +162,10 @@ func TestSanitizeNeutralisesTerminalControls(t *testing.T) {
 	cases := map[string]string{
 		"plain text, ünïcode ✓\nsecond line\ttab": "plain text, ünïcode ✓\nsecond line\ttab",
 		"\x1b[31mred\x1b[0m":                      `\x1b[31mred\x1b[0m`,
-		"bell\a and \r return":                     `bell\x07 and \x0d return`,
-		"c1 \u009b31m csi":                         `c1 \x9b31m csi`,
-		"bidi \u202eevil\u202c":                    `bidi \u202eevil\u202c`,
-		"bad utf8 \xff":                            `bad utf8 \xff`,
+		"bell\a and \r return":                    `bell\x07 and \x0d return`,
+		"c1 \u009b31m csi":                        `c1 \x9b31m csi`,
+		"bidi \u202eevil\u202c":                   `bidi \u202eevil\u202c`,
+		"bad utf8 \xff":                           `bad utf8 \xff`,
 	}
 	for in, want := range cases {
 		if got := Sanitize(in); got != want {
@@ -260,8 +260,8 @@ func TestBaseline(t *testing.T) {
 		t.Errorf("baseline = %+v", b)
 	}
 	for in, want := range map[string]string{
-		"no.such-rule\n":                 `line 1: unknown rule id "no.such-rule"`,
-		"policy.denied\npolicy.denied\n": `line 2: "policy.denied" listed twice`,
+		"no.such-rule\n":                  `line 1: unknown rule id "no.such-rule"`,
+		"policy.denied\npolicy.denied\n":  `line 2: "policy.denied" listed twice`,
 		"policy.denied policy.no-channel": `want one rule id per line`,
 	} {
 		if _, err := ParseBaseline("b", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
