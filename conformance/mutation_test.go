@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -76,6 +77,37 @@ func TestMutantsFindTheirTextExactlyOnce(t *testing.T) {
 	}
 	if _, err := (mutants.Mutant{Name: "absent", Find: "no such text in the runtime"}).Runtime(); err == nil {
 		t.Error("a mutant whose find text is absent applied without error")
+	}
+}
+
+// TestMutantsAreValidJavaScript parses every mutant runtime with Node.js:
+// a mutant that does not parse breaks every rule at once and proves
+// nothing about its own.
+func TestMutantsAreValidJavaScript(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("node is needed to parse the mutants (and by Playwright): %v", err)
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, m := range mutants.All {
+		src, err := m.Runtime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, m.Name+".js")
+		if err := os.WriteFile(f, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	const parse = `const vm = require("vm"), fs = require("fs");
+for (const f of process.argv.slice(1)) {
+  try { new vm.Script(fs.readFileSync(f, "utf8"), { filename: f }); } catch (e) { console.log(f + ": " + e.message); }
+}`
+	out, err := exec.Command(node, append([]string{"-e", parse}, files...)...).CombinedOutput()
+	if err != nil || len(out) > 0 {
+		t.Errorf("mutants that do not parse: %v\n%s", err, out)
 	}
 }
 
