@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -19,39 +20,57 @@ type check struct {
 // checks is the suite, as data: one check per rule id of the catalog. A
 // rule without an entry is reported as not probed (NoCheckYet), never as
 // passed. Every entry is proven by at least one mutant in
-// fixtures/mutants that makes it fail.
+// fixtures/mutants that makes it fail (TestMutationMatrix).
 var checks = map[string]check{
 	// Refusals: the right code at the right phase, nothing changed.
 	"resolve.unknown-id":      {run: refusalCheck(refUnknownID, checkAvailableList)},
+	"resolve.no-dom-fallback": {run: refusalCheck(refControlName, nil)},
 	"args.malformed-json":     {run: refusalCheck(refMalformed, nil)},
-	"args.missing-required":   {run: refusalCheck(refMissing, checkErrorPath)},
-	"args.wrong-type":         {run: refusalCheck(refWrongType, checkErrorPath)},
-	"args.outside-enum":       {run: refusalCheck(refOutsideEnum, checkErrorPath)},
-	"policy.denied":           {run: refusalCheck(refDenied, nil)},
+	"args.invalid-params":     {run: checkInvalidParams},
+	"args.sensitive-restored": {run: checkSensitiveRestored},
+	"policy.denied":           {run: refusalCheck(refDenied, checkDeniedListed)},
 	"policy.no-channel":       {run: refusalCheck(refNoChannel, nil)},
 	"envelope.stale-revision": {run: refusalCheck(refStale, checkStaleFields)},
-	"resolve.unavailable":     {run: refusalCheck(refUnavailable, checkUnavailableReason)},
+	"unavailable.reason":      {run: refusalCheck(refUnavailable, checkUnavailableReason)},
 
-	"args.before-confirmation":            {run: checkValidationBeforeConfirmation},
-	"lifecycle.no-effect-before-dispatch": {run: checkNoEffectBeforeDispatch},
+	// Refusals as a whole.
+	"policy.after-validation":            {run: checkValidationBeforeConfirmation},
+	"pipeline.no-effect-before-dispatch": {run: checkNoEffectBeforeDispatch},
+	"pipeline.stage-order":               {run: checkStageOrder},
+	"resolve.current-model":              {run: checkCurrentModel},
+
+	// What the page declares.
+	"exec.kinds":       {run: checkKinds},
+	"protocol.global":  {run: checkGlobal},
+	"snapshot.bounded": {run: checkSnapshotBounded},
 
 	// Successful calls and what their receipts claim.
-	"verify.expectation":        {run: checkExpectation},
-	"changed.matches-snapshots": {run: checkMatchesSnapshots},
-	"changed.witnessed-removal": {run: checkWitnessedRemoval},
-	"changed.write-warning":     {run: checkWriteWarning},
-	"data.bounded":              {run: checkDataBounded},
-	"sensitive.never-echoed":    {run: checkSensitive},
-	"policy.ticket":             {run: checkTicket},
+	"verify.expectation":               {run: checkExpectation},
+	"verify.expect-only-when-verified": {run: checkExpectOnlyWhenVerified},
+	"changed.records":                  {run: checkChangedRecords},
+	"changed.parts":                    {run: checkChangedParts},
+	"changed.write-warning":            {run: checkWriteWarning},
+	"changed.read-no-warning":          {run: checkReadNoWarning},
+	"data.bounded":                     {run: checkDataBounded},
+	"data.function-only":               {run: checkDataFunctionOnly},
+	"fidelity.reported":                {run: checkFidelityReported},
+	"fidelity.low-warning":             {run: checkLowFidelityWarning},
+	"sensitive.never-echoed":           {run: checkSensitive},
+	"policy.ticket":                    {run: checkTicket},
+	"policy.risk-classes":              {run: checkRiskClasses},
+	"envelope.revision":                {run: checkRevision},
 
 	// Failures the manifest names.
 	"verify.expectation-failed": {run: checkExpectationFailed},
-	"dispatch.execution-failed": {run: checkExecutionFailed},
+	"exec.handler-throws":       {run: checkHandlerThrows},
 
 	// Audits over every receipt the run saw.
-	"changed.bounded":       {run: checkBounded, audit: true},
-	"envelope.execution-id": {run: checkExecutionIDs, audit: true},
-	"errors.phase-of-code":  {run: checkPhaseOfCode, audit: true},
+	"changed.bounded":            {run: checkBounded, audit: true},
+	"envelope.execution-id":      {run: checkExecutionIDs, audit: true},
+	"envelope.phase":             {run: checkEnvelopePhase, audit: true},
+	"envelope.recovery-strategy": {run: checkRecoveryStrategy, audit: true},
+	"failure.code-table":         {run: checkCodeTable, audit: true},
+	"failure.bounded":            {run: checkFailureBounded, audit: true},
 }
 
 func isAudit(id string) bool { return checks[id].audit }
@@ -94,6 +113,74 @@ func checkErrorPath(res *refused) outcome {
 	return pass()
 }
 
+// checkInvalidParams makes the three INVALID_PARAMS refusals the snapshot
+// allows: a missing required field, a wrong type, a value outside an enum.
+// Each must fail at preflight, name the offending value's JSON Pointer in
+// error.path, and change nothing.
+func checkInvalidParams(p *probe) outcome {
+	var probed, skipped []string
+	for _, kind := range []string{refMissing, refWrongType, refOutsideEnum} {
+		rf := refusalByKind(kind)
+		res, o, ok := p.refuse(rf)
+		if !ok {
+			if o.verdict == NotProbed {
+				skipped = append(skipped, kind+": "+o.message)
+				continue
+			}
+			return o
+		}
+		if o := expectRefused(res, rf.code); o.verdict != Pass {
+			return o
+		}
+		if want := "/" + res.call.field; res.r.Result.Error.Path != want {
+			return failf("%s: INVALID_PARAMS names the path %q, want the JSON Pointer %q of the offending value", res.call.describe, res.r.Result.Error.Path, want).
+				with(receiptEvidence("receipt", res.r))
+		}
+		probed = append(probed, kind)
+	}
+	if len(probed) == 0 {
+		return notProbed(strings.Join(skipped, "; "))
+	}
+	return pass().with(textEvidence("probed", probed...), textEvidence("not probed", skipped...))
+}
+
+// checkSensitiveRestored: a placeholder the host gave a value for is
+// restored before validation (the exercise's call with a sensitive value
+// passes validation), and one it did not give fails INVALID_ARGS.
+func checkSensitiveRestored(p *probe) outcome {
+	rf := refusalByKind(refSecretName)
+	res, o, ok := p.refuse(rf)
+	if !ok {
+		return o
+	}
+	if o := expectRefused(res, rf.code); o.verdict != Pass {
+		return o
+	}
+	var bad *outcome
+	err := p.each(hasSecret(p), func(e *exercised) bool {
+		if c := e.r.Code(); c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams {
+			o := failf("%s: a call with a sensitive value the host gave failed %s: the placeholder was not restored before validation", e.action.ID, c).
+				with(receiptEvidence("receipt", e.r))
+			bad = &o
+		}
+		return false
+	})
+	if o := verdictOf(err, bad); o != nil {
+		return *o
+	}
+	return pass()
+}
+
+func checkDeniedListed(res *refused) outcome {
+	for _, c := range res.r.Confirmations {
+		if c.Action == res.call.id && !c.Approved {
+			return pass()
+		}
+	}
+	return failf("%s: the receipt's confirmations do not list the denied confirmation (policy.ticket wants every confirmation asked)", res.call.describe).
+		with(receiptEvidence("receipt", res.r))
+}
+
 func checkStaleFields(res *refused) outcome {
 	e := res.r.Result.Error
 	want := res.before.snap.Revision + 1
@@ -104,8 +191,8 @@ func checkStaleFields(res *refused) outcome {
 	case e.CurrentRevision == nil || *e.CurrentRevision != res.before.snap.Revision:
 		return failf("STALE_REVISION: error.currentRevision = %s, want the page's revision %d", ptrString(e.CurrentRevision), res.before.snap.Revision).
 			with(receiptEvidence("receipt", res.r))
-	case res.r.RecoveryStrategy != receipt.RecoveryReport:
-		return failf("STALE_REVISION: recoveryStrategy = %q, want %q", res.r.RecoveryStrategy, receipt.RecoveryReport).
+	case res.r.RecoveryStrategy != receipt.RecoveryReport || res.r.Recovery != "observe":
+		return failf("STALE_REVISION: recoveryStrategy %q with recovery %q, want %q with %q", res.r.RecoveryStrategy, res.r.Recovery, receipt.RecoveryReport, "observe").
 			with(receiptEvidence("receipt", res.r))
 	}
 	return pass()
@@ -119,8 +206,13 @@ func ptrString(p *int64) string {
 }
 
 func checkUnavailableReason(res *refused) outcome {
-	if strings.TrimSpace(res.r.Result.Error.Reason) == "" && strings.TrimSpace(res.r.Result.Error.Message) == "" {
-		return failf("%s: ACTION_UNAVAILABLE gives no reason", res.call.describe).with(receiptEvidence("receipt", res.r))
+	reason := strings.TrimSpace(res.r.Result.Error.Reason)
+	if reason == "" {
+		return failf("%s: ACTION_UNAVAILABLE has no error.reason", res.call.describe).with(receiptEvidence("receipt", res.r))
+	}
+	if a, ok := res.before.snap.Action(res.call.id); ok && a.Reason != "" && a.Reason != reason {
+		return failf("%s: error.reason is %q, but the snapshot gives the reason %q", res.call.describe, reason, a.Reason).
+			with(receiptEvidence("receipt", res.r))
 	}
 	return pass()
 }
@@ -174,6 +266,10 @@ func checkNoEffectBeforeDispatch(p *probe) outcome {
 			skipped = append(skipped, fmt.Sprintf("%s: failed with %s, after stage 5", rf.kind, res.r.Code()))
 			continue
 		}
+		if !res.r.Result.OK && res.r.Result.Error.Started != receipt.StartedNo {
+			return failf("%s failed with %s before stage 6, but reports started %q, want %q", res.call.describe, res.r.Code(), res.r.Result.Error.Started, receipt.StartedNo).
+				with(receiptEvidence("receipt", res.r))
+		}
 		if len(res.changes) > 0 {
 			return failf("%s ended with %s, but the page changed: %s", res.call.describe, outcomeCode(res.r), res.changes[0]).
 				with(receiptEvidence("receipt", res.r), textEvidence("what changed", res.changes...), witnessNote(res.domWitness))
@@ -192,4 +288,95 @@ func outcomeCode(r *receipt.Receipt) string {
 		return "ok"
 	}
 	return string(r.Code())
+}
+
+// checkStageOrder makes calls that fail two gates at once, on one page
+// with no confirmation policy but denial: the earlier stage must win.
+func checkStageOrder(p *probe) outcome {
+	type combo struct {
+		what string
+		id   string
+		args any
+		opts []glasstest.Option
+		want receipt.Code
+	}
+	var combos []combo
+	if c, _ := planUnknown(p); c != nil {
+		combos = append(combos, combo{"an undeclared id with malformed arguments", c.id, `{"unterminated`, nil, receipt.CodeActionNotFound})
+	}
+	if c, _ := planMalformed(p); c != nil {
+		if a, _ := p.base().Action(c.id); needsConfirmation(a) {
+			combos = append(combos, combo{"malformed arguments to an action that needs confirmation (denied)", c.id, c.args, nil, receipt.CodeInvalidArgs})
+		}
+	}
+	for _, a := range p.base().Actions.Items {
+		if a.Available || a.Kind == receipt.KindHandoff {
+			continue
+		}
+		if s, err := parseSchema(a.Params); err == nil && len(s.Required) > 0 {
+			combos = append(combos, combo{fmt.Sprintf("arguments missing %q to the unavailable %s", s.Required[0], a.ID), a.ID, map[string]any{}, nil, receipt.CodeInvalidParams})
+			break
+		}
+	}
+	if c, _ := planDenied(p); c != nil {
+		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.id, c.args,
+			[]glasstest.Option{glasstest.ExpectedRevision(-7)}, receipt.CodeStaleRevision})
+	}
+	if len(combos) < 2 {
+		return notProbed("the page declares too few kinds of action to combine two failing gates")
+	}
+	pg, err := p.open("", glasstest.Deny())
+	if err != nil {
+		return broken(err)
+	}
+	var judged []string
+	for _, c := range combos {
+		r := pg.do(c.id, c.args, c.opts...)
+		if r.Code() != c.want {
+			return failf("%s: want %s (the earlier stage), %s", c.what, c.want, got(r)).with(receiptEvidence("receipt", r))
+		}
+		judged = append(judged, c.what+" → "+string(c.want))
+	}
+	return pass().with(textEvidence("combinations", judged...))
+}
+
+// checkCurrentModel: after a call that removed a declared action, calling
+// that action again on the same page fails ACTION_NOT_FOUND.
+func checkCurrentModel(p *probe) outcome {
+	var remover *exercised
+	err := p.each(isWrite, func(e *exercised) bool {
+		if c := e.r.Result.Changed; e.r.Result.OK && c != nil && c.Actions != nil && len(c.Actions.Removed) > 0 {
+			remover = e
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return broken(err)
+	}
+	if remover == nil {
+		return notProbed("no call of the run removed a declared action").with(p.planNotes()...)
+	}
+	gone := remover.r.Result.Changed.Actions.Removed[0]
+	opts := []glasstest.Option{glasstest.Approve()}
+	if remover.secret != "" {
+		opts = append(opts, glasstest.Sensitive(sensitiveRef, remover.secret))
+	}
+	pg, err := p.open("", opts...)
+	if err != nil {
+		return broken(err)
+	}
+	if first := pg.do(remover.action.ID, remover.args); !first.Result.OK {
+		return notProbed(fmt.Sprintf("%s did not succeed a second time on a fresh page (%s)", remover.action.ID, got(first)))
+	}
+	args := any(nil)
+	if gone == remover.action.ID {
+		args = remover.args
+	}
+	r := pg.do(gone, args)
+	if r.Code() != receipt.CodeActionNotFound || r.FailurePhase() != receipt.PhaseTargetResolution {
+		return failf("%s removed the action %s, but calling %s next on the same page: want ACTION_NOT_FOUND at phase target_resolution, %s",
+			remover.action.ID, gone, gone, got(r)).with(receiptEvidence("receipt", r))
+	}
+	return pass()
 }

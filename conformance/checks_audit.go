@@ -66,9 +66,6 @@ var checkExpectationFailed = scenarioCheck(func(m *Manifest) []Scenario { return
 		return ""
 	})
 
-var checkExecutionFailed = scenarioCheck(func(m *Manifest) []Scenario { return m.ExecutionFailures }, "executionFailures",
-	receipt.CodeExecutionFailed, startedYes)
-
 // ---- audits ------------------------------------------------------------------
 
 // runtimeReceipts returns every receipt a page runtime produced in this run
@@ -230,39 +227,6 @@ func checkExecutionIDs(p *probe) outcome {
 	}
 	if len(all) == 0 {
 		return notProbed("the run saw no receipt")
-	}
-	return pass()
-}
-
-// checkPhaseOfCode makes the cheap refusals (shared with their own rules)
-// so that it judges failures even when run alone, then judges every
-// failure the run saw: its phase and started fact are those of its code.
-func checkPhaseOfCode(p *probe) outcome {
-	for _, kind := range []string{refUnknownID, refMalformed, refDenied} {
-		if _, out, ok := p.refuse(refusalByKind(kind)); !ok && out.verdict == Fail {
-			return out
-		}
-	}
-	judged := 0
-	for _, sn := range runtimeReceipts(p) {
-		r := sn.receipt
-		if r.Result.OK {
-			continue
-		}
-		code := r.Code()
-		if !code.Known() {
-			return failf("%s: unknown error code %q", sn.what, code).with(receiptEvidence("receipt", r))
-		}
-		judged++
-		if r.Phase != code.Phase() {
-			return failf("%s: %s carries phase %q, want %q", sn.what, code, r.Phase, code.Phase()).with(receiptEvidence("receipt", r))
-		}
-		if s := r.Result.Error.Started; s != code.Started() {
-			return failf("%s: %s carries started %q, want %q", sn.what, code, s, code.Started()).with(receiptEvidence("receipt", r))
-		}
-	}
-	if judged == 0 {
-		return notProbed("the run saw no failure")
 	}
 	return pass()
 }

@@ -88,59 +88,196 @@ func claims(what string, listed []string, omitted int, actual []string) string {
 	return ""
 }
 
-// snapshotProblem compares one call's changed with the before and after
-// snapshots the harness took itself.
-func snapshotProblem(e *exercised) string {
-	c := e.r.Result.Changed
-	if c == nil {
-		c = &receipt.Changed{}
+// recordsProblem compares one call's changed.records with the before and
+// after snapshots the harness took itself.
+func recordsProblem(e *exercised) string {
+	rc := &receipt.RecordChanges{}
+	if c := e.r.Result.Changed; c != nil && c.Records != nil {
+		rc = c.Records
 	}
 	bIDs, bAll := recordIDs(e.before.snap)
 	aIDs, aAll := recordIDs(e.after.snap)
-	rc := c.Records
-	if rc == nil {
-		rc = &receipt.RecordChanges{}
-	}
-	var problems []string
 	if bAll && aAll {
-		problems = append(problems,
-			claims("changed.records.removed", rc.Removed, rc.Omitted.Removed, minus(bIDs, aIDs)),
-			claims("changed.records.added", rc.Added, rc.Omitted.Added, minus(aIDs, bIDs)))
-	}
-	if rc.Total != nil && (rc.Total.From != e.before.snap.Records.Total || rc.Total.To != e.after.snap.Records.Total) {
-		problems = append(problems, fmt.Sprintf("changed.records.total is %d → %d, the snapshots show %d → %d",
-			rc.Total.From, rc.Total.To, e.before.snap.Records.Total, e.after.snap.Records.Total))
-	}
-	ac := c.Actions
-	if ac == nil {
-		ac = &receipt.ActionChanges{}
-	}
-	if e.before.snap.Actions.Omitted == 0 && e.after.snap.Actions.Omitted == 0 {
-		problems = append(problems,
-			claims("changed.actions.removed", ac.Removed, ac.Omitted.Removed, minus(e.before.snap.ActionIDs(), e.after.snap.ActionIDs())),
-			claims("changed.actions.added", ac.Added, ac.Omitted.Added, minus(e.after.snap.ActionIDs(), e.before.snap.ActionIDs())))
-	}
-	diff := modelDiff(e.before.snap, e.after.snap)
-	if !c.Observed && len(diff) > 0 && !strings.HasPrefix(diff[0], "revision") {
-		problems = append(problems, "changed.observed is false, but the snapshots show a change: "+diff[0])
-	}
-	for _, pr := range problems {
-		if pr != "" {
+		if pr := claims("changed.records.removed", rc.Removed, rc.Omitted.Removed, minus(bIDs, aIDs)); pr != "" {
 			return pr
 		}
+		if pr := claims("changed.records.added", rc.Added, rc.Omitted.Added, minus(aIDs, bIDs)); pr != "" {
+			return pr
+		}
+	}
+	from, to := e.before.snap.Records.Total, e.after.snap.Records.Total
+	if rc.Total != nil && (rc.Total.From != from || rc.Total.To != to) {
+		return fmt.Sprintf("changed.records.total is %d → %d, the snapshots show %d → %d", rc.Total.From, rc.Total.To, from, to)
+	}
+	if rc.Total == nil && from != to {
+		return fmt.Sprintf("changed.records has no total, but the snapshots show %d → %d records", from, to)
 	}
 	return ""
 }
 
-func checkMatchesSnapshots(p *probe) outcome {
+// removalProblem checks a receipt's removals against the browser itself:
+// a record reported removed no longer shows in the page's text or its
+// accessibility tree (live regions, where toasts announce the removal,
+// aside). It returns the violation, if any, and how many removals it could
+// witness, or why it could not.
+func removalProblem(e *exercised) (o *outcome, witnessed int, why []string) {
+	c := e.r.Result.Changed
+	if c == nil || c.Records == nil || len(c.Records.Removed) == 0 {
+		return nil, 0, nil
+	}
+	if !e.domWitness {
+		return nil, 0, []string{e.action.ID + ": the DOM changes by itself, so it cannot witness the removal"}
+	}
+	beforeAria, afterAria := ariaContent(e.before.aria), ariaContent(e.after.aria)
+	for i, id := range c.Records.Removed {
+		if i == 5 {
+			break
+		}
+		rec, ok := findRecord(e.before.snap, id)
+		if !ok {
+			res := failf("%s: changed.records.removed lists %q, which was not a record before the call", e.action.ID, id).
+				with(receiptEvidence("receipt", e.r))
+			return &res, witnessed, why
+		}
+		value, n := telltale(rec, e.before.dom.Text)
+		if value == "" {
+			why = append(why, fmt.Sprintf("%s: no field of %s shows in the page's text", e.action.ID, id))
+			continue
+		}
+		witnessed++
+		if m := strings.Count(e.after.dom.Text, value); m >= n {
+			res := failf("%s reports %s removed, but the page still shows %q as often as before (%d times)", e.action.ID, id, value, m).
+				with(receiptEvidence("receipt", e.r), textEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
+			return &res, witnessed, why
+		}
+		if nb := strings.Count(beforeAria, value); nb > 0 {
+			if na := strings.Count(afterAria, value); na >= nb {
+				res := failf("%s reports %s removed, but the accessibility tree still shows %q as often as before (%d times)", e.action.ID, id, value, na).
+					with(receiptEvidence("receipt", e.r), textEvidence("accessibility tree after the call", afterAria))
+				return &res, witnessed, why
+			}
+		}
+	}
+	return nil, witnessed, why
+}
+
+// checkChangedRecords judges changed.records of every write the exercise
+// makes against two witnesses: the harness's own snapshots, and for
+// removals the DOM and the accessibility tree, so a runtime that
+// misreports its effects — even in its own snapshots — is caught.
+func checkChangedRecords(p *probe) outcome {
 	var o *outcome
-	judged := 0
+	var why []string
+	judged, witnessed := 0, 0
 	err := p.each(isWrite, func(e *exercised) bool {
-		if e.r.Result.Changed == nil && !e.r.Result.OK {
+		if e.r.Result.Changed == nil {
 			return true
 		}
 		judged++
-		if pr := snapshotProblem(e); pr != "" {
+		if pr := recordsProblem(e); pr != "" {
+			res := failf("%s: %s", e.action.ID, pr).with(receiptEvidence("receipt", e.r),
+				textEvidence("snapshot difference seen by the harness", modelDiff(e.before.snap, e.after.snap)...))
+			o = &res
+			return false
+		}
+		bad, n, w := removalProblem(e)
+		witnessed += n
+		why = append(why, w...)
+		o = bad
+		return o == nil
+	})
+	if o := verdictOf(err, o); o != nil {
+		return *o
+	}
+	if judged == 0 {
+		return notProbed("no write of the run produced a receipt with changed to compare").with(p.planNotes()...)
+	}
+	res := pass()
+	if witnessed == 0 {
+		if len(why) == 0 {
+			why = []string{"no call of the run removed a record"}
+		}
+		res = res.with(textEvidence("removals not witnessed in the DOM", why...))
+	}
+	return res
+}
+
+// partsProblem checks the parts of one call's changed other than records
+// against the harness's snapshots: a part is present exactly when
+// something in it changed, observed is true exactly when a part is
+// present, and the actions and state keys listed are those that changed.
+func partsProblem(e *exercised) string {
+	c := e.r.Result.Changed
+	if c == nil {
+		return "the receipt has no changed"
+	}
+	present := c.Page != nil || c.Records != nil || c.Actions != nil || c.State != nil || c.Feedback != nil
+	if c.Observed != present {
+		return fmt.Sprintf("changed.observed is %t, but changed carries %s", c.Observed, map[bool]string{true: "a part", false: "no part"}[present])
+	}
+	b, a := e.before.snap, e.after.snap
+	if b.Actions.Omitted == 0 && a.Actions.Omitted == 0 {
+		ac := c.Actions
+		if ac == nil {
+			ac = &receipt.ActionChanges{}
+		}
+		if pr := claims("changed.actions.removed", ac.Removed, ac.Omitted.Removed, minus(b.ActionIDs(), a.ActionIDs())); pr != "" {
+			return pr
+		}
+		if pr := claims("changed.actions.added", ac.Added, ac.Omitted.Added, minus(a.ActionIDs(), b.ActionIDs())); pr != "" {
+			return pr
+		}
+	}
+	var keys []string
+	for _, k := range sortedKeys(mergeKeys(b.State, a.State)) {
+		if !sameJSON(b.State[k], a.State[k]) {
+			keys = append(keys, k)
+		}
+	}
+	sc := c.State
+	if sc == nil {
+		sc = &receipt.StateChanges{}
+	}
+	if pr := claims("changed.state.changed", sc.Changed, sc.Omitted, keys); pr != "" {
+		return pr
+	}
+	if c.Feedback == nil && !sameJSON(b.Feedback, a.Feedback) {
+		return "changed has no feedback part, but the snapshots show the page's feedback changed"
+	}
+	if c.Feedback != nil && sameJSON(b.Feedback, a.Feedback) {
+		return "changed carries a feedback part, but the snapshots show the same feedback"
+	}
+	if c.Records != nil && !recordsChanged(c.Records, b, a) {
+		return "changed carries a records part, but the snapshots show the same records"
+	}
+	return ""
+}
+
+func mergeKeys(a, b map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func recordsChanged(rc *receipt.RecordChanges, b, a *receipt.Snapshot) bool {
+	return len(rc.Added)+len(rc.Removed)+len(rc.Updated)+rc.Omitted.Added+rc.Omitted.Removed+rc.Omitted.Updated > 0 ||
+		rc.Reordered || !sameJSON(b.Records, a.Records)
+}
+
+func checkChangedParts(p *probe) outcome {
+	var o *outcome
+	judged := 0
+	err := p.each(anyAction, func(e *exercised) bool {
+		if !e.r.Result.OK {
+			return true
+		}
+		judged++
+		if pr := partsProblem(e); pr != "" {
 			res := failf("%s: %s", e.action.ID, pr).with(receiptEvidence("receipt", e.r),
 				textEvidence("snapshot difference seen by the harness", modelDiff(e.before.snap, e.after.snap)...))
 			o = &res
@@ -152,77 +289,7 @@ func checkMatchesSnapshots(p *probe) outcome {
 		return *o
 	}
 	if judged == 0 {
-		return notProbed("no write of the run produced a receipt with changed to compare").with(p.planNotes()...)
-	}
-	return pass()
-}
-
-// checkWitnessedRemoval checks a receipt's removals against the browser
-// itself: a record reported removed no longer shows in the page's text or
-// its accessibility tree (live regions, where toasts announce the
-// removal, aside). Row actions come first: they are the likeliest to
-// remove a record.
-func checkWitnessedRemoval(p *probe) outcome {
-	var o *outcome
-	var why []string
-	witnessed := 0
-	judge := func(e *exercised) bool {
-		c := e.r.Result.Changed
-		if c == nil || c.Records == nil || len(c.Records.Removed) == 0 {
-			return true
-		}
-		if !e.domWitness {
-			why = append(why, e.action.ID+": the DOM changes by itself")
-			return true
-		}
-		beforeAria, afterAria := ariaContent(e.before.aria), ariaContent(e.after.aria)
-		for i, id := range c.Records.Removed {
-			if i == 5 {
-				break
-			}
-			rec, ok := findRecord(e.before.snap, id)
-			if !ok {
-				res := failf("%s: changed.records.removed lists %q, which was not a record before the call", e.action.ID, id).
-					with(receiptEvidence("receipt", e.r))
-				o = &res
-				return false
-			}
-			value, n := telltale(rec, e.before.dom.Text)
-			if value == "" {
-				why = append(why, fmt.Sprintf("%s: no field of %s shows in the page's text", e.action.ID, id))
-				continue
-			}
-			witnessed++
-			if m := strings.Count(e.after.dom.Text, value); m >= n {
-				res := failf("%s reports %s removed, but the page still shows %q as often as before (%d times)", e.action.ID, id, value, m).
-					with(receiptEvidence("receipt", e.r), textEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
-				o = &res
-				return false
-			}
-			if nb := strings.Count(beforeAria, value); nb > 0 {
-				if na := strings.Count(afterAria, value); na >= nb {
-					res := failf("%s reports %s removed, but the accessibility tree still shows %q as often as before (%d times)", e.action.ID, id, value, na).
-						with(receiptEvidence("receipt", e.r), textEvidence("accessibility tree after the call", afterAria))
-					o = &res
-					return false
-				}
-			}
-		}
-		return witnessed == 0
-	}
-	isRow := func(a receipt.ActionInfo) bool { return a.Tool != "" && isWrite(a) }
-	err := p.each(isRow, judge)
-	if err == nil && o == nil && witnessed == 0 {
-		err = p.each(func(a receipt.ActionInfo) bool { return !isRow(a) && isWrite(a) }, judge)
-	}
-	if o := verdictOf(err, o); o != nil {
-		return *o
-	}
-	if witnessed == 0 {
-		if len(why) == 0 {
-			why = append(why, "no call of the run reported a removed record")
-		}
-		return notProbed(strings.Join(why, "; ")).with(p.planNotes()...)
+		return notProbed("no call of the run succeeded").with(p.planNotes()...)
 	}
 	return pass()
 }
@@ -287,47 +354,58 @@ func ariaContent(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// checkWriteWarning judges reads first (cheap and many), then writes.
+// checkWriteWarning: a successful write that changed nothing carries a
+// warning and still reports ok.
 func checkWriteWarning(p *probe) outcome {
 	var o *outcome
 	var judged []string
-	judge := func(e *exercised) bool {
-		if !e.r.Result.OK {
+	err := p.each(isWrite, func(e *exercised) bool {
+		if !e.r.Result.OK || e.r.Result.Changed != nil && e.r.Result.Changed.Observed {
 			return true
 		}
-		observed := e.r.Result.Changed != nil && e.r.Result.Changed.Observed
-		w := e.r.Result.Warning
-		switch {
-		case isWrite(e.action) && !observed:
-			judged = append(judged, e.action.ID+" (a write that changed nothing)")
-			if strings.TrimSpace(w) == "" {
-				res := failf("%s is a %s action that completed without any observable change, but the receipt has no warning", e.action.ID, e.action.Risk).
-					with(receiptEvidence("receipt", e.r))
-				o = &res
-				return false
-			}
-		case isRead(e.action):
-			judged = append(judged, e.action.ID+" (a read)")
-			if w != "" && (e.r.Result.Fidelity == "" || e.r.Result.Fidelity == receipt.FidelityHigh) {
-				res := failf("%s is a read action, but its receipt carries the warning %q", e.action.ID, w).
-					with(receiptEvidence("receipt", e.r))
-				o = &res
-				return false
-			}
+		judged = append(judged, e.action.ID)
+		if strings.TrimSpace(e.r.Result.Warning) == "" {
+			res := failf("%s is a %s action that completed without any observable change, but the receipt has no warning", e.action.ID, e.action.Risk).
+				with(receiptEvidence("receipt", e.r))
+			o = &res
+			return false
 		}
 		return true
-	}
-	err := p.each(isRead, judge)
-	if err == nil && o == nil {
-		err = p.each(isWrite, judge)
-	}
+	})
 	if o := verdictOf(err, o); o != nil {
 		return *o
 	}
 	if len(judged) == 0 {
-		return notProbed("no call of the run was a write that changed nothing or a read").with(p.planNotes()...)
+		return notProbed("no write of the run succeeded without changing the page model").with(p.planNotes()...)
 	}
-	return pass().with(textEvidence("calls judged", judged...))
+	return pass().with(textEvidence("writes that changed nothing", judged...))
+}
+
+// checkReadNoWarning: a successful read carries no warning unless its
+// fidelity is low.
+func checkReadNoWarning(p *probe) outcome {
+	var o *outcome
+	var judged []string
+	err := p.each(isRead, func(e *exercised) bool {
+		if !e.r.Result.OK {
+			return true
+		}
+		judged = append(judged, e.action.ID)
+		if w := e.r.Result.Warning; w != "" && e.r.Result.Fidelity != receipt.FidelityLow {
+			res := failf("%s is a read action, but its receipt carries the warning %q", e.action.ID, w).
+				with(receiptEvidence("receipt", e.r))
+			o = &res
+			return false
+		}
+		return true
+	})
+	if o := verdictOf(err, o); o != nil {
+		return *o
+	}
+	if len(judged) == 0 {
+		return notProbed("no read action of the page could be called successfully").with(p.planNotes()...)
+	}
+	return pass().with(textEvidence("reads", judged...))
 }
 
 func hasSecret(p *probe) func(receipt.ActionInfo) bool {
@@ -437,12 +515,19 @@ func dataProblem(v any, depth int, path string) string {
 	}
 	switch x := v.(type) {
 	case string:
-		if n := len([]rune(x)); n > DataChars+markerSlack {
+		n := len([]rune(x))
+		if n > DataChars+markerSlack {
 			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", pathOr(path), n, DataChars)
+		}
+		if n > DataChars && !strings.ContainsAny(string([]rune(x)[DataChars:]), "0123456789") {
+			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", pathOr(path), DataChars)
 		}
 	case []any:
 		if len(x) > DataItems+1 {
 			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", pathOr(path), len(x), DataItems)
+		}
+		if len(x) == DataItems+1 && !isMarker(x[DataItems]) {
+			return fmt.Sprintf("%s holds %d entries, but its last is not a marker saying how many were left out", pathOr(path), len(x))
 		}
 		for i, e := range x {
 			if pr := dataProblem(e, depth+1, fmt.Sprintf("%s/%d", path, i)); pr != "" {
@@ -460,6 +545,13 @@ func dataProblem(v any, depth int, path string) string {
 		}
 	}
 	return ""
+}
+
+// isMarker reports whether v is a marker that says how much was left out:
+// a string with a number in it.
+func isMarker(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.ContainsAny(s, "0123456789")
 }
 
 // checkDataBounded judges the data of function actions, reads first.

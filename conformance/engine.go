@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -230,6 +231,7 @@ type session struct {
 	base     *receipt.Snapshot
 	runtime  string
 	protocol string
+	global   globalFacts
 
 	mu    sync.Mutex
 	seen  []seen
@@ -284,12 +286,6 @@ func newSession(t Target, cfg *config) (*session, error) {
 	return s, nil
 }
 
-const identifyScript = `() => {
-  const rt = globalThis.glassRuntime;
-  if (!rt || typeof rt !== "object") return { present: false };
-  return { present: true, protocol: String(rt.protocol).slice(0, 80), runtime: String(rt.runtime || "").slice(0, 80) };
-}`
-
 // setup opens the page once to learn what it declares. Every failure here
 // is a set-up error with one clear cause.
 func (s *session) setup() error {
@@ -302,12 +298,14 @@ func (s *session) setup() error {
 	if err != nil {
 		return &setupError{url: s.target.URL, cause: "cannot inspect the page: " + firstLine(err.Error())}
 	}
-	m, _ := v.(map[string]any)
-	if present, _ := m["present"].(bool); !present {
+	text, _ := v.(string)
+	if err := json.Unmarshal([]byte(text), &s.global); err != nil {
+		return &setupError{url: s.target.URL, cause: "cannot inspect the page: " + err.Error()}
+	}
+	if !s.global.Present {
 		return &setupError{url: s.target.URL, cause: "the page has no Glass runtime (globalThis.glassRuntime is not defined)"}
 	}
-	s.protocol, _ = m["protocol"].(string)
-	s.runtime, _ = m["runtime"].(string)
+	s.protocol, s.runtime = s.global.Protocol, s.global.Runtime
 	if s.protocol != receipt.Protocol {
 		return &setupError{url: s.target.URL, cause: fmt.Sprintf("the page runtime speaks protocol %q; this build checks %q", s.protocol, receipt.Protocol)}
 	}

@@ -131,12 +131,14 @@ func (p *probe) exerciseOne(pl planned) (*exercised, error) {
 	if err != nil {
 		return nil, err
 	}
-	before, domWitness, err := pg.stableWitness()
+	// Only a write can remove a record the accessibility tree must witness.
+	aria := isWrite(pl.action)
+	before, domWitness, err := pg.stableWitness(aria)
 	if err != nil {
 		return nil, err
 	}
 	r := pg.do(pl.action.ID, pl.args)
-	after, err := pg.witness()
+	after, err := pg.witness(aria)
 	if err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ func sanityRule(rule string) string {
 }
 
 // mutationWorkers is how many mutants the matrix runs at once.
-const mutationWorkers = 3
+const mutationWorkers = 4
 
 // TestMutationMatrix runs every mutant in front of the proving page,
 // checking only the rule it breaks and a sanity rule, and prints the

@@ -132,7 +132,9 @@ const domScript = `() => {
   return JSON.stringify({ html: body.innerHTML, elements: body.getElementsByTagName("*").length, text: clone.textContent || "" });
 }`
 
-func (pg *page) witness() (*witness, error) {
+// witness reads the page; the accessibility tree, the costliest part, only
+// when aria is true.
+func (pg *page) witness(aria bool) (*witness, error) {
 	snap, err := pg.g.TrySnapshot()
 	if err != nil {
 		return nil, err
@@ -146,12 +148,15 @@ func (pg *page) witness() (*witness, error) {
 	if err := json.Unmarshal([]byte(text), &w.dom); err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
+	if !aria {
+		return w, nil
+	}
 	timeout := float64(pg.p.s.cfg.callTimeout.Milliseconds())
-	aria, err := pg.g.Playwright().Locator("body").AriaSnapshot(playwright.LocatorAriaSnapshotOptions{Timeout: &timeout})
+	tree, err := pg.g.Playwright().Locator("body").AriaSnapshot(playwright.LocatorAriaSnapshotOptions{Timeout: &timeout})
 	if err != nil {
 		return nil, fmt.Errorf("read the accessibility tree: %w", err)
 	}
-	w.aria = aria
+	w.aria = tree
 	return w, nil
 }
 
@@ -164,8 +169,8 @@ func (d domState) hash() string {
 // second reading of the DOM. If the two readings differ, the page changes
 // by itself (a clock, an animation that rewrites text) and its DOM cannot
 // witness the call; dom is then false.
-func (pg *page) stableWitness() (w *witness, dom bool, err error) {
-	w, err = pg.witness()
+func (pg *page) stableWitness(aria bool) (w *witness, dom bool, err error) {
+	w, err = pg.witness(aria)
 	if err != nil {
 		return nil, false, err
 	}
@@ -183,7 +188,11 @@ func (pg *page) stableWitness() (w *witness, dom bool, err error) {
 func unchanged(before, after *witness, domWitness bool) []string {
 	var out []string
 	for _, d := range modelDiff(before.snap, after.snap) {
-		out = append(out, "page model: "+d)
+		// A revision that moved with nothing else is envelope.revision's
+		// concern, not a side effect.
+		if !strings.HasPrefix(d, "revision ") {
+			out = append(out, "page model: "+d)
+		}
 	}
 	if !domWitness {
 		return out
@@ -192,7 +201,7 @@ func unchanged(before, after *witness, domWitness bool) []string {
 		out = append(out, fmt.Sprintf("DOM: body changed (hash %s → %s, %d → %d elements)",
 			before.dom.hash(), after.dom.hash(), before.dom.Elements, after.dom.Elements))
 	}
-	if before.aria != after.aria {
+	if before.aria != after.aria && before.aria != "" && after.aria != "" {
 		out = append(out, "accessibility tree: "+firstDifference(before.aria, after.aria))
 	}
 	return out

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/glassworks/glass/glasstest"
@@ -30,6 +31,9 @@ type plannedCall struct {
 	// callOpts derives options from the page as it is just before the call
 	// (the stale-revision probe needs the current revision).
 	callOpts func(before *witness) []glasstest.Option
+	// idFrom, when set, derives the id to call from the page as it is just
+	// before the call; ok false means the page offers none.
+	idFrom func(before *witness) (id string, ok bool)
 }
 
 // The refusal kinds, by name.
@@ -43,13 +47,17 @@ const (
 	refNoChannel   = "no confirmation channel"
 	refStale       = "stale expected revision"
 	refUnavailable = "unavailable action"
+	refControlName = "undeclared id named like a control"
+	refSecretName  = "unknown sensitive value"
 )
 
 // refusals lists every refusal probe, in lifecycle order.
 var refusals = []refusal{
 	{refStale, receipt.CodeStaleRevision, planStale},
 	{refUnknownID, receipt.CodeActionNotFound, planUnknown},
+	{refControlName, receipt.CodeActionNotFound, planControlName},
 	{refMalformed, receipt.CodeInvalidArgs, planMalformed},
+	{refSecretName, receipt.CodeInvalidArgs, planSecretName},
 	{refMissing, receipt.CodeInvalidParams, planMissing},
 	{refWrongType, receipt.CodeInvalidParams, planWrongType},
 	{refOutsideEnum, receipt.CodeInvalidParams, planOutsideEnum},
@@ -130,6 +138,54 @@ func planUnknown(p *probe) (*plannedCall, string) {
 	return &plannedCall{id: id, describe: fmt.Sprintf("call of the undeclared id %q", id)}, ""
 }
 
+// planControlName calls, as an action id, the accessible name of a control
+// the page shows: a runtime that falls back to searching the DOM for a
+// similar control would press it.
+func planControlName(p *probe) (*plannedCall, string) {
+	c := &plannedCall{describe: "call of an undeclared id that names a control on the page"}
+	c.idFrom = func(before *witness) (string, bool) {
+		for _, name := range controlNames(before.aria) {
+			if _, declared := before.snap.Action(name); !declared {
+				c.describe = fmt.Sprintf("call of the undeclared id %q, the name of a control on the page", name)
+				return name, true
+			}
+		}
+		return "", false
+	}
+	return c, ""
+}
+
+// controlNames returns the accessible names of the buttons and links of an
+// aria snapshot, in page order.
+func controlNames(aria string) []string {
+	var out []string
+	for _, line := range strings.Split(aria, "\n") {
+		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		for _, role := range []string{"button ", "link "} {
+			// - button "Delete Note 01": Delete
+			if rest, ok := strings.CutPrefix(t, role); ok {
+				if q, err := strconv.QuotedPrefix(rest); err == nil {
+					if name, err := strconv.Unquote(q); err == nil && name != "" {
+						out = append(out, name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planSecretName passes a placeholder for a sensitive value the host never
+// gave, in a string parameter of an action.
+func planSecretName(p *probe) (*plannedCall, string) {
+	return planParam(p, "a string type", func(_ *schema, name string, prop *schema) (any, string, bool) {
+		if !prop.hasType("string") || len(prop.Enum) > 0 {
+			return nil, "", false
+		}
+		return map[string]string{"$sensitive": "glass-probe-never-given"}, fmt.Sprintf("a placeholder for a sensitive value the host never gave in %q", name), true
+	})
+}
+
 func planMalformed(p *probe) (*plannedCall, string) {
 	c := p.candidates()
 	if len(c) == 0 {
@@ -170,7 +226,7 @@ func planParam(p *probe, kind string, pick func(s *schema, name string, prop *sc
 			for k, x := range base {
 				args[k] = x
 			}
-			if v == nil {
+			if v == leaveOut {
 				delete(args, name)
 			} else {
 				args[name] = v
@@ -185,12 +241,15 @@ func planParam(p *probe, kind string, pick func(s *schema, name string, prop *sc
 	return nil, reason
 }
 
+// leaveOut is what a planParam picker returns to leave a field out.
+var leaveOut = &struct{ name string }{"leave out"}
+
 func planMissing(p *probe) (*plannedCall, string) {
 	return planParam(p, "a required field", func(s *schema, name string, _ *schema) (any, string, bool) {
 		if !contains(s.Required, name) {
 			return nil, "", false
 		}
-		return nil, fmt.Sprintf("the required field %q left out", name), true
+		return leaveOut, fmt.Sprintf("the required field %q left out", name), true
 	})
 }
 
@@ -320,7 +379,7 @@ func (p *probe) refuseNow(rf refusal) (res *refused, o outcome, ok bool) {
 	if err != nil {
 		return nil, broken(err), false
 	}
-	b2, domWitness, err := pg.stableWitness()
+	b2, domWitness, err := pg.stableWitness(true)
 	if err != nil {
 		return nil, broken(err), false
 	}
@@ -328,14 +387,48 @@ func (p *probe) refuseNow(rf refusal) (res *refused, o outcome, ok bool) {
 	if call.callOpts != nil {
 		opts = call.callOpts(b2)
 	}
+	if call.idFrom != nil {
+		id, ok := call.idFrom(b2)
+		if !ok {
+			return nil, notProbed("the page shows no button or link whose name is not a declared action id"), false
+		}
+		call.id = id
+	}
 	r := pg.do(call.id, call.args, opts...)
-	after, err := pg.witness()
+	after, err := pg.witness(true)
 	if err != nil {
 		return nil, broken(err), false
 	}
 	res = &refused{call: call, r: r, before: b2, after: after, domWitness: domWitness, confirmations: pg.g.Confirmations()}
-	res.changes = unchanged(b2, after, res.domWitness)
+	if r.Code() == receipt.CodeActionUnavailable {
+		// Stage 5 may reveal the target, and revealing may render records
+		// and move the DOM (CONTRACT.md, pipeline.no-effect-before-dispatch):
+		// only what was there before is compared.
+		res.changes = unchanged(b2, revealTolerant(b2, after), false)
+	} else {
+		res.changes = unchanged(b2, after, res.domWitness)
+	}
 	return res, outcome{}, true
+}
+
+// revealTolerant returns after without the records that were not there
+// before, and with the record total those leave.
+func revealTolerant(before, after *witness) *witness {
+	w := *after
+	snap := *after.snap
+	known := recordMap(before.snap)
+	snap.Records.Items = nil
+	for _, r := range after.snap.Records.Items {
+		if _, ok := known[r.ID]; ok {
+			snap.Records.Items = append(snap.Records.Items, r)
+		}
+	}
+	if added := len(after.snap.Records.Items) - len(snap.Records.Items); added > 0 {
+		snap.Records.Total -= added
+		snap.Revision = before.snap.Revision
+	}
+	w.snap = &snap
+	return &w
 }
 
 // expectRefused checks that res failed with code at its phase and left the
