@@ -99,7 +99,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		if errors.Is(err, io.EOF) || strings.TrimSpace(string(data)) == "" {
 			return m, nil
 		}
-		return nil, fmt.Errorf("manifest %q: %w: %s", name, ErrManifest, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("manifest %q: %w: %s", name, ErrManifest, oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
 	}
 	if len(doc.Content) == 0 {
 		return m, nil
@@ -121,7 +121,12 @@ func (p *manifestParser) errorf(n *yaml.Node, field, format string, args ...any)
 	if field != "" {
 		field += ": "
 	}
-	return fmt.Errorf("manifest %q: %w: %s%s%s", p.name, ErrManifest, where, field, fmt.Sprintf(format, args...))
+	return fmt.Errorf("manifest %q: %w: %s%s%s", p.name, ErrManifest, where, field, oneLine(fmt.Sprintf(format, args...)))
+}
+
+// oneLine keeps an error to one line: YAML errors may span several.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 var topFields = []string{"version", "args", "skip", "expectationFailures", "executionFailures", "flowFailures", "handoffs"}

@@ -515,3 +515,34 @@ func TestControlNamesFromAnAriaSnapshot(t *testing.T) {
 		t.Errorf("controlNames = %q, want %q", got, want)
 	}
 }
+
+// FuzzParseManifest: any input gives a manifest or one-line error wrapping
+// ErrManifest, never a panic.
+func FuzzParseManifest(f *testing.F) {
+	for _, seed := range []string{
+		"version: 1\nargs:\n  add: {title: x}\nskip: [\"pay@*\"]\n",
+		"expectationFailures:\n  - action: a\n    url: /?fault=x\n",
+		`{"flowFailures": [{"action": "edit", "step": 2}], "handoffs": [{"action": "v", "outcome": "failed"}]}`,
+		"args: [unclosed", "- 1\n- 2", "", "version: 2", "args:\n  a: !!binary aGk=\n", "? [a]\n: b\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest("fuzz", data)
+		if err != nil {
+			if !errors.Is(err, ErrManifest) {
+				t.Errorf("error does not wrap ErrManifest: %v", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			return
+		}
+		if m == nil {
+			t.Fatal("nil manifest without an error")
+		}
+		if _, err := json.Marshal(m); err != nil {
+			t.Errorf("a valid manifest does not marshal: %v", err)
+		}
+	})
+}
