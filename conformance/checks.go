@@ -272,7 +272,8 @@ func checkNoEffectBeforeDispatch(p *probe) outcome {
 		}
 		if len(res.changes) > 0 {
 			return failf("%s ended with %s, but the page changed: %s", res.call.describe, outcomeCode(res.r), res.changes[0]).
-				with(receiptEvidence("receipt", res.r), textEvidence("what changed", res.changes...), witnessNote(res.domWitness))
+				with(receiptEvidence("receipt", res.r), textEvidence("what changed", res.changes...), witnessNote(res.domWitness),
+					snapshotEvidence("snapshot before the call", res.before.snap), snapshotEvidence("snapshot after the call", res.after.snap))
 		}
 		probed = append(probed, rf.kind)
 	}

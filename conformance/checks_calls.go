@@ -176,7 +176,8 @@ func checkChangedRecords(p *probe) outcome {
 		judged++
 		if pr := recordsProblem(e); pr != "" {
 			res := failf("%s: %s", e.action.ID, pr).with(receiptEvidence("receipt", e.r),
-				textEvidence("snapshot difference seen by the harness", modelDiff(e.before.snap, e.after.snap)...))
+				textEvidence("snapshot difference seen by the harness", modelDiff(e.before.snap, e.after.snap)...),
+				snapshotEvidence("snapshot before the call", e.before.snap), snapshotEvidence("snapshot after the call", e.after.snap))
 			o = &res
 			return false
 		}

@@ -441,7 +441,8 @@ func expectRefused(res *refused, code receipt.Code) outcome {
 	}
 	if len(res.changes) > 0 {
 		return failf("%s was refused with %s, but the page changed: %s", res.call.describe, code, res.changes[0]).
-			with(receiptEvidence("receipt", r), textEvidence("what changed", res.changes...), witnessNote(res.domWitness))
+			with(receiptEvidence("receipt", r), textEvidence("what changed", res.changes...), witnessNote(res.domWitness),
+				snapshotEvidence("snapshot before the call", res.before.snap), snapshotEvidence("snapshot after the call", res.after.snap))
 	}
 	return pass()
 }
