@@ -28,7 +28,7 @@ var checks = map[string]check{
 	"args.malformed-json":     {run: refusalCheck(refMalformed, nil)},
 	"args.invalid-params":     {run: checkInvalidParams},
 	"args.sensitive-restored": {run: checkSensitiveRestored},
-	"policy.denied":           {run: refusalCheck(refDenied, checkDeniedListed)},
+	"policy.denied":           {run: refusalCheck(refDenied, nil)},
 	"policy.no-channel":       {run: refusalCheck(refNoChannel, nil)},
 	"envelope.stale-revision": {run: refusalCheck(refStale, checkStaleFields)},
 	"unavailable.reason":      {run: refusalCheck(refUnavailable, checkUnavailableReason)},
@@ -141,44 +141,30 @@ func checkInvalidParams(p *probe) outcome {
 	if len(probed) == 0 {
 		return notProbed(strings.Join(skipped, "; "))
 	}
-	return pass().with(textEvidence("probed", probed...), textEvidence("not probed", skipped...))
+	o := pass().with(textEvidence("probed", probed...))
+	if len(skipped) > 0 {
+		o = o.with(textEvidence("not probed", skipped...))
+	}
+	return o
 }
 
 // checkSensitiveRestored: a placeholder the host gave a value for is
 // restored before validation (the exercise's call with a sensitive value
 // passes validation), and one it did not give fails INVALID_ARGS.
 func checkSensitiveRestored(p *probe) outcome {
-	rf := refusalByKind(refSecretName)
-	res, o, ok := p.refuse(rf)
-	if !ok {
+	if o := refusalCheck(refSecretName, nil)(p); o.verdict != Pass {
 		return o
 	}
-	if o := expectRefused(res, rf.code); o.verdict != Pass {
-		return o
-	}
-	var bad *outcome
-	err := p.each(hasSecret(p), func(e *exercised) bool {
+	o, _ := p.judgeEach(hasSecret(p), func(e *exercised) (bool, string) {
 		if c := e.r.Code(); c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams {
-			o := failf("%s: a call with a sensitive value the host gave failed %s: the placeholder was not restored before validation", e.action.ID, c).
-				with(receiptEvidence("receipt", e.r))
-			bad = &o
+			return true, fmt.Sprintf("a call with a sensitive value the host gave failed %s: the placeholder was not restored before validation", c)
 		}
-		return false
+		return true, ""
 	})
-	if o := verdictOf(err, bad); o != nil {
+	if o != nil {
 		return *o
 	}
 	return pass()
-}
-
-func checkDeniedListed(res *refused) outcome {
-	for _, c := range res.r.Confirmations {
-		if c.Action == res.call.id && !c.Approved {
-			return pass()
-		}
-	}
-	return failf("%s: the receipt's confirmations do not list the denied confirmation (policy.ticket wants every confirmation asked)", res.call.describe).
-		with(receiptEvidence("receipt", res.r))
 }
 
 func checkStaleFields(res *refused) outcome {

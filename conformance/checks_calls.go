@@ -358,55 +358,31 @@ func ariaContent(s string) string {
 // checkWriteWarning: a successful write that changed nothing carries a
 // warning and still reports ok.
 func checkWriteWarning(p *probe) outcome {
-	var o *outcome
-	var judged []string
-	err := p.each(isWrite, func(e *exercised) bool {
+	o, n := p.judgeEach(isWrite, func(e *exercised) (bool, string) {
 		if !e.r.Result.OK || e.r.Result.Changed != nil && e.r.Result.Changed.Observed {
-			return true
+			return false, ""
 		}
-		judged = append(judged, e.action.ID)
 		if strings.TrimSpace(e.r.Result.Warning) == "" {
-			res := failf("%s is a %s action that completed without any observable change, but the receipt has no warning", e.action.ID, e.action.Risk).
-				with(receiptEvidence("receipt", e.r))
-			o = &res
-			return false
+			return true, fmt.Sprintf("a %s action completed without any observable change, but the receipt has no warning", e.action.Risk)
 		}
-		return true
+		return true, ""
 	})
-	if o := verdictOf(err, o); o != nil {
-		return *o
-	}
-	if len(judged) == 0 {
-		return notProbed("no write of the run succeeded without changing the page model").with(p.planNotes()...)
-	}
-	return pass().with(textEvidence("writes that changed nothing", judged...))
+	return p.judged(o, n, "no write of the run succeeded without changing the page model")
 }
 
 // checkReadNoWarning: a successful read carries no warning unless its
 // fidelity is low.
 func checkReadNoWarning(p *probe) outcome {
-	var o *outcome
-	var judged []string
-	err := p.each(isRead, func(e *exercised) bool {
+	o, n := p.judgeEach(isRead, func(e *exercised) (bool, string) {
 		if !e.r.Result.OK {
-			return true
+			return false, ""
 		}
-		judged = append(judged, e.action.ID)
 		if w := e.r.Result.Warning; w != "" && e.r.Result.Fidelity != receipt.FidelityLow {
-			res := failf("%s is a read action, but its receipt carries the warning %q", e.action.ID, w).
-				with(receiptEvidence("receipt", e.r))
-			o = &res
-			return false
+			return true, fmt.Sprintf("a read action's receipt carries the warning %q", w)
 		}
-		return true
+		return true, ""
 	})
-	if o := verdictOf(err, o); o != nil {
-		return *o
-	}
-	if len(judged) == 0 {
-		return notProbed("no read action of the page could be called successfully").with(p.planNotes()...)
-	}
-	return pass().with(textEvidence("reads", judged...))
+	return p.judged(o, n, "no read action of the page could be called successfully")
 }
 
 func hasSecret(p *probe) func(receipt.ActionInfo) bool {
@@ -456,6 +432,9 @@ func checkSensitive(p *probe) outcome {
 	return pass()
 }
 
+// checkTicket: every confirmation the runtime asked is listed in the
+// receipt, an approved one with the host's ticket unchanged, a denied one
+// as not approved.
 func checkTicket(p *probe) outcome {
 	var o *outcome
 	probed := 0
@@ -481,8 +460,21 @@ func checkTicket(p *probe) outcome {
 	if o := verdictOf(err, o); o != nil {
 		return *o
 	}
+	if res, out, ok := p.refuse(refusalByKind(refDenied)); ok && len(res.confirmations) > 0 {
+		probed++
+		listed := false
+		for _, c := range res.r.Confirmations {
+			listed = listed || c.Action == res.call.id && !c.Approved
+		}
+		if !listed {
+			return failf("%s: the host denied the confirmation, but the receipt's confirmations do not list it as not approved", res.call.describe).
+				with(receiptEvidence("receipt", res.r), confirmationEvidence(res.confirmations))
+		}
+	} else if !ok && out.verdict == Fail {
+		return out
+	}
 	if probed == 0 {
-		return notProbed("no call of the run was approved by the host").with(p.planNotes()...)
+		return notProbed("no call of the run asked the host for confirmation").with(p.planNotes()...)
 	}
 	return pass()
 }
