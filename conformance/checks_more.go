@@ -273,11 +273,12 @@ var checkHandlerThrows = scenarioCheck(func(m *Manifest) []Scenario { return m.E
 
 // ---- audits over every failure the run saw ------------------------------------------
 
-// failures makes the cheap refusals (shared with their own rules), so that
-// an audit judges failures even when run alone, then returns every
-// runtime receipt of the run.
+// failures makes the two cheapest refusals (shared with their own rules),
+// so that an audit judges failures even when run alone, then returns every
+// runtime receipt of the run; in a whole run audits go last and see every
+// refusal.
 func failures(p *probe) ([]seen, *outcome) {
-	for _, kind := range []string{refUnknownID, refMalformed, refDenied, refStale} {
+	for _, kind := range []string{refUnknownID, refMalformed} {
 		if _, o, ok := p.refuse(refusalByKind(kind)); !ok && o.verdict == Fail {
 			return nil, &o
 		}
