@@ -209,6 +209,9 @@ func Run(t Target, opts ...Option) (*Report, error) {
 		return index[f.Rule.ID]*(len(cfg.transports)+1) + transportIndex(cfg.transports, f.Transport)
 	}
 	slices.SortStableFunc(rep.Findings, func(a, b Finding) int { return key(a) - key(b) })
+	if len(rep.Findings) > 0 && rep.Count(NotProbed) == len(rep.Findings) {
+		rep.Notes = append(rep.Notes, "no rule was probed: this run shows no violation, and proves nothing about the page either")
+	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }

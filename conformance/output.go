@@ -111,7 +111,7 @@ func (f Finding) Label() string {
 
 // Summary is the one-line count of a report.
 func (r *Report) Summary() string {
-	s := fmt.Sprintf("%d rules checked: %d passed, %d failed, %d not probed",
+	s := fmt.Sprintf("%d rules: %d passed, %d failed, %d not probed",
 		len(r.Findings), r.Count(Pass), r.Count(Fail), r.Count(NotProbed))
 	if n := r.CountBaseline(BaselineExpected); n > 0 {
 		s += fmt.Sprintf(" (%d expected by the baseline)", n)
@@ -120,7 +120,7 @@ func (r *Report) Summary() string {
 		s += fmt.Sprintf("; %d stale baseline entries", n)
 	}
 	if len(r.Transports) > 1 {
-		s = strings.Replace(s, "rules checked", "rule checks", 1)
+		s = strings.Replace(s, "rules:", "rule checks:", 1)
 	}
 	return s
 }

@@ -152,7 +152,7 @@ func TestRunAViolationExitsOneWithEvidence(t *testing.T) {
 		"receipt:",
 		`"ok": true`,
 		"PASS        resolve.unknown-id",
-		"3 rules checked: 2 passed, 1 failed, 0 not probed",
+		"3 rules: 2 passed, 1 failed, 0 not probed",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
@@ -325,6 +325,18 @@ func TestNotProbedRulesAreSkippedNeverPassed(t *testing.T) {
 	}
 	if rep := parseJSON(t, js); rep.Summary.NotProbed != 3 || len(rep.Notes) != 1 {
 		t.Errorf("json: notProbed=%d notes=%v, want 3 and one note", rep.Summary.NotProbed, rep.Notes)
+	}
+}
+
+func TestARunThatProbedNothingSaysSo(t *testing.T) {
+	r := runBinary(t, "run", "--url", serve(t, mutants.ProvingPage()), "--transport", "webmcp", "--rules", "policy.*")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 (no violation)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"no rule was probed: this run shows no violation, and proves nothing about the page either", "2 rules: 0 passed, 0 failed, 2 not probed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
 	}
 }
 
