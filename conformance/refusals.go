@@ -375,6 +375,9 @@ func (p *probe) refuseNow(rf refusal) (res *refused, o outcome, ok bool) {
 	if call == nil {
 		return nil, notProbed(why), false
 	}
+	if _, raw := call.args.(string); raw && p.transport == glasstest.TransportWebMCP {
+		return nil, notProbed("a WebMCP tool's input is always a JSON object, so arguments that are not JSON cannot be sent over webmcp"), false
+	}
 	pg, err := p.open("", call.pageOpts...)
 	if err != nil {
 		return nil, broken(err), false
