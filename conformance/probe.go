@@ -122,6 +122,9 @@ type domState struct {
 	// Text is the page's text outside live regions (toasts and status
 	// lines announce changes; they are not the content that changed).
 	Text string `json:"text"`
+	// Controls is the live state of form controls (value, checked), which
+	// innerHTML does not show.
+	Controls string `json:"controls"`
 }
 
 const domScript = `() => {
@@ -129,7 +132,8 @@ const domScript = `() => {
   if (!body) return JSON.stringify({ html: "", elements: 0, text: "" });
   const clone = body.cloneNode(true);
   for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
-  return JSON.stringify({ html: body.innerHTML, elements: body.getElementsByTagName("*").length, text: clone.textContent || "" });
+  const controls = Array.from(body.querySelectorAll("input, textarea, select"), (c) => (c.name || c.id || c.tagName) + "=" + JSON.stringify([c.value, !!c.checked]));
+  return JSON.stringify({ html: body.innerHTML, elements: body.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
 }`
 
 // witness reads the page; the accessibility tree, the costliest part, only
@@ -200,6 +204,9 @@ func unchanged(before, after *witness, domWitness bool) []string {
 	if before.dom.HTML != after.dom.HTML {
 		out = append(out, fmt.Sprintf("DOM: body changed (hash %s → %s, %d → %d elements)",
 			before.dom.hash(), after.dom.hash(), before.dom.Elements, after.dom.Elements))
+	}
+	if before.dom.Controls != after.dom.Controls {
+		out = append(out, "DOM: a form control's value changed: "+firstDifference(before.dom.Controls, after.dom.Controls))
 	}
 	if before.aria != after.aria && before.aria != "" && after.aria != "" {
 		out = append(out, "accessibility tree: "+firstDifference(before.aria, after.aria))
