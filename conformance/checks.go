@@ -104,15 +104,6 @@ func checkAvailableList(res *refused) outcome {
 	return pass()
 }
 
-func checkErrorPath(res *refused) outcome {
-	path := res.r.Result.Error.Path
-	if path != "" && !strings.Contains(path, res.call.field) {
-		return failf("%s: INVALID_PARAMS names the path %q, which is not the invalid field %q", res.call.describe, path, res.call.field).
-			with(receiptEvidence("receipt", res.r))
-	}
-	return pass()
-}
-
 // checkInvalidParams makes the three INVALID_PARAMS refusals the snapshot
 // allows: a missing required field, a wrong type, a value outside an enum.
 // Each must fail at preflight, name the offending value's JSON Pointer in
