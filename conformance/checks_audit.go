@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/glassworks/glass/glasstest"
@@ -62,6 +64,20 @@ var checkExpectationFailed = scenarioCheck(func(m *Manifest) []Scenario { return
 		}
 		if r.RecoveryStrategy != receipt.RecoveryReport {
 			return fmt.Sprintf("recoveryStrategy = %q, want %q", r.RecoveryStrategy, receipt.RecoveryReport)
+		}
+		if r.Result.Changed == nil {
+			return "the receipt carries no changed for what the page shows after the call"
+		}
+		return ""
+	})
+
+var checkHandlerThrows = scenarioCheck(func(m *Manifest) []Scenario { return m.ExecutionFailures }, "executionFailures",
+	receipt.CodeExecutionFailed, func(r *receipt.Receipt) string {
+		if pr := startedYes(r); pr != "" {
+			return pr
+		}
+		if r.Result.Changed == nil {
+			return "the receipt carries no changed for what the page shows after the handler threw"
 		}
 		return ""
 	})
@@ -186,6 +202,9 @@ func checkBounded(p *probe) outcome {
 	return pass().with(textEvidence("receipts judged", fmt.Sprint(len(all))))
 }
 
+// executionIDPattern is the form of an executionId (CONTRACT.md).
+var executionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+
 // checkExecutionIDs judges every receipt of the run, after making the
 // cheap refusals and one approved call, so that it has receipts from
 // several pages even when run alone.
@@ -213,8 +232,8 @@ func checkExecutionIDs(p *probe) outcome {
 	owner := map[string]string{}
 	for _, sn := range all {
 		id := sn.receipt.ExecutionID
-		if id == "" {
-			return failf("%s: the receipt has no executionId", sn.what).with(receiptEvidence("receipt", sn.receipt))
+		if !executionIDPattern.MatchString(id) {
+			return failf("%s: executionId %q does not match %s", sn.what, id, executionIDPattern).with(receiptEvidence("receipt", sn.receipt))
 		}
 		if prev, dup := owner[id]; dup {
 			return failf("%s: executionId %q was already given to an earlier attempt (%s)", sn.what, id, prev).
@@ -229,4 +248,133 @@ func checkExecutionIDs(p *probe) outcome {
 		return notProbed("the run saw no receipt")
 	}
 	return pass()
+}
+
+// failures makes the two cheapest refusals (shared with their own rules),
+// so that an audit judges failures even when run alone, then returns every
+// runtime receipt of the run; in a whole run audits go last and see every
+// refusal.
+func failures(p *probe) ([]seen, *outcome) {
+	for _, kind := range []string{refUnknownID, refMalformed} {
+		if _, o, ok := p.refuse(refusalByKind(kind)); !ok && o.verdict == Fail {
+			return nil, &o
+		}
+	}
+	return runtimeReceipts(p), nil
+}
+
+func auditFailures(p *probe, judge func(r *receipt.Receipt) string) outcome {
+	all, o := failures(p)
+	if o != nil {
+		return *o
+	}
+	judged := 0
+	for _, sn := range all {
+		r := sn.receipt
+		if r.Result.OK || r.Code() == receipt.CodeReceiptInvalid {
+			continue
+		}
+		judged++
+		if pr := judge(r); pr != "" {
+			return failf("%s: %s", sn.what, pr).with(receiptEvidence("receipt", r))
+		}
+	}
+	if judged == 0 {
+		return notProbed("the run saw no failure")
+	}
+	return pass().with(textEvidence("failures judged", fmt.Sprint(judged)))
+}
+
+func checkCodeTable(p *probe) outcome {
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		code := r.Code()
+		if !code.Known() {
+			return fmt.Sprintf("error code %q is not in the code table", code)
+		}
+		if s := r.Result.Error.Started; s != code.Started() {
+			return fmt.Sprintf("%s carries started %q, the code table says %q", code, s, code.Started())
+		}
+		return ""
+	})
+}
+
+func checkEnvelopePhase(p *probe) outcome {
+	o := auditFailures(p, func(r *receipt.Receipt) string {
+		if want := r.Code().Phase(); r.Phase != want {
+			return fmt.Sprintf("%s carries phase %q, the code table says %q", r.Code(), r.Phase, want)
+		}
+		return ""
+	})
+	if o.verdict == Fail {
+		return o
+	}
+	// A successful receipt carries no phase.
+	bad, _ := p.judgeEach(anyAction, func(e *exercised) (bool, string) {
+		if e.r.Result.OK && e.r.Phase != receipt.PhaseNone {
+			return true, fmt.Sprintf("a successful receipt carries phase %q", e.r.Phase)
+		}
+		return e.r.Result.OK, ""
+	})
+	if bad != nil {
+		return *bad
+	}
+	for _, sn := range runtimeReceipts(p) {
+		if sn.receipt.Result.OK && sn.receipt.Phase != receipt.PhaseNone {
+			return failf("%s: a successful receipt carries phase %q", sn.what, sn.receipt.Phase).with(receiptEvidence("receipt", sn.receipt))
+		}
+	}
+	return o
+}
+
+func checkRecoveryStrategy(p *probe) outcome {
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		want := receipt.RecoveryNone
+		if c := r.Code(); c == receipt.CodeStaleRevision || c == receipt.CodeExpectationFailed {
+			want = receipt.RecoveryReport
+		}
+		if r.RecoveryStrategy != want {
+			return fmt.Sprintf("%s carries recoveryStrategy %q, want %q", r.Code(), r.RecoveryStrategy, want)
+		}
+		if r.Recovery != "" && r.RecoveryStrategy != receipt.RecoveryReport {
+			return fmt.Sprintf("%s carries the recovery suggestion %q beside recoveryStrategy %q; a suggestion goes only beside report", r.Code(), r.Recovery, r.RecoveryStrategy)
+		}
+		return ""
+	})
+}
+
+// MaxFailureText is the most characters a failure's message, reason or
+// path may hold (CONTRACT.md, failure.bounded).
+const MaxFailureText = 1000
+
+// checkFailureBounded judges every failure's text: bounded, and free of the
+// values the probes typed (the value outside the enum) and of secrets.
+func checkFailureBounded(p *probe) outcome {
+	var typed []string
+	if res, _, ok := p.refuse(refusalByKind(refOutsideEnum)); ok {
+		if m, isMap := res.call.args.(map[string]any); isMap {
+			if s, isString := m[res.call.field].(string); isString {
+				typed = append(typed, s)
+			}
+		}
+	}
+	calls, _ := p.exercisePlan()
+	for _, pl := range calls {
+		if pl.secret != "" {
+			typed = append(typed, pl.secret)
+		}
+	}
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		e := r.Result.Error
+		for name, text := range map[string]string{"message": e.Message, "reason": e.Reason, "path": e.Path} {
+			if n := len([]rune(text)); n > MaxFailureText {
+				return fmt.Sprintf("error.%s holds %d characters, over the bound of %d", name, n, MaxFailureText)
+			}
+			for _, v := range typed {
+				if v != "" && strings.Contains(text, v) {
+					return fmt.Sprintf("error.%s repeats the value %q the caller typed", name, v)
+				}
+			}
+		}
+		return ""
+	})
 }

@@ -24,6 +24,40 @@ func verdictOf(err error, o *outcome) *outcome {
 	return o
 }
 
+// judgeEach walks the exercise's calls whose action keep accepts, judging
+// each: judge returns whether the call was judged, and a sentence when it
+// breaks the rule. It returns the first failure (with the receipt as
+// evidence), or nil and how many calls were judged.
+func (p *probe) judgeEach(keep func(receipt.ActionInfo) bool, judge func(e *exercised) (judged bool, problem string)) (*outcome, int) {
+	var o *outcome
+	n := 0
+	err := p.each(keep, func(e *exercised) bool {
+		judged, problem := judge(e)
+		if judged {
+			n++
+		}
+		if problem != "" {
+			res := failf("%s: %s", e.action.ID, problem).with(receiptEvidence("receipt", e.r))
+			o = &res
+			return false
+		}
+		return true
+	})
+	return verdictOf(err, o), n
+}
+
+// judged turns a walk's end into an outcome: the failure, not probed with
+// why when nothing was judged, else a pass.
+func (p *probe) judged(o *outcome, n int, why string) outcome {
+	switch {
+	case o != nil:
+		return *o
+	case n == 0:
+		return notProbed(why).with(p.planNotes()...)
+	}
+	return pass()
+}
+
 func (p *probe) planNotes() []Evidence {
 	_, notes := p.exercisePlan()
 	if len(notes) == 0 {
@@ -581,4 +615,113 @@ func checkDataBounded(p *probe) outcome {
 		return notProbed("no call of the run returned data").with(p.planNotes()...)
 	}
 	return pass()
+}
+
+func checkExpectOnlyWhenVerified(p *probe) outcome {
+	o, n := p.judgeEach(func(a receipt.ActionInfo) bool { return a.Expect == "" }, func(e *exercised) (bool, string) {
+		if e.r.Result.Expect != "" {
+			return true, fmt.Sprintf("the action declares no expectation, but the receipt reports expect %q", e.r.Result.Expect)
+		}
+		return true, ""
+	})
+	return p.judged(o, n, "no call of an action without an expectation was made")
+}
+
+func checkDataFunctionOnly(p *probe) outcome {
+	o, n := p.judgeEach(func(a receipt.ActionInfo) bool { return a.Kind != receipt.KindFunction }, func(e *exercised) (bool, string) {
+		if !e.r.Result.OK {
+			return false, ""
+		}
+		if len(e.r.Result.Data) > 0 {
+			return true, fmt.Sprintf("the receipt of an action of kind %s carries data %s", e.action.Kind, clip(string(e.r.Result.Data), 80))
+		}
+		return true, ""
+	})
+	return p.judged(o, n, "no action of a kind other than function could be called successfully")
+}
+
+func checkFidelityReported(p *probe) outcome {
+	o, n := p.judgeEach(anyAction, func(e *exercised) (bool, string) {
+		if !e.r.Result.OK {
+			return false, ""
+		}
+		got := e.r.Result.Fidelity
+		if e.action.Kind != receipt.KindElement {
+			if got != "" {
+				return true, fmt.Sprintf("the receipt of an action of kind %s carries fidelity %q", e.action.Kind, got)
+			}
+			return true, ""
+		}
+		want := e.action.Fidelity
+		if want == receipt.FidelityHigh {
+			want = ""
+		}
+		if got != want {
+			return true, fmt.Sprintf("the snapshot gives the element action fidelity %q, the receipt reports %q (want it exactly when not high)", e.action.Fidelity, got)
+		}
+		return true, ""
+	})
+	return p.judged(o, n, "no action could be called successfully")
+}
+
+func checkLowFidelityWarning(p *probe) outcome {
+	low := func(a receipt.ActionInfo) bool {
+		return a.Kind == receipt.KindElement && a.Fidelity == receipt.FidelityLow
+	}
+	o, n := p.judgeEach(low, func(e *exercised) (bool, string) {
+		if !e.r.Result.OK {
+			return false, ""
+		}
+		if strings.TrimSpace(e.r.Result.Warning) == "" {
+			return true, "a successful call of a low-fidelity element action carries no warning"
+		}
+		return true, ""
+	})
+	return p.judged(o, n, "the page declares no element action of fidelity low that the probe can call")
+}
+
+// checkRiskClasses: every action carries a risk class, and each call asks
+// for confirmation exactly once when it needs one, and never otherwise.
+func checkRiskClasses(p *probe) outcome {
+	for _, a := range p.base().Actions.Items {
+		switch a.Risk {
+		case receipt.RiskRead, receipt.RiskWrite, receipt.RiskDangerous:
+		default:
+			return failf("the snapshot gives %s the risk %q, want read, write or dangerous", a.ID, a.Risk)
+		}
+	}
+	o, n := p.judgeEach(anyAction, func(e *exercised) (bool, string) {
+		asked := len(e.confirmations)
+		if needsConfirmation(e.action) && asked != 1 {
+			return true, fmt.Sprintf("the action is %s (confirm %t) and the runtime asked for confirmation %d times, want once", e.action.Risk, e.action.Confirm, asked)
+		}
+		if !needsConfirmation(e.action) && asked != 0 {
+			return true, fmt.Sprintf("the action is %s and declares no confirmation, but the runtime asked %d times", e.action.Risk, asked)
+		}
+		return true, ""
+	})
+	if o != nil {
+		o.evidence = append(o.evidence, textEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
+	}
+	return p.judged(o, n, "no action could be called")
+}
+
+// checkRevision: every receipt carries revisions, they never go down, and
+// a call that changed the page model moves the revision.
+func checkRevision(p *probe) outcome {
+	o, n := p.judgeEach(anyAction, func(e *exercised) (bool, string) {
+		rv := e.r.Revision
+		switch {
+		case rv == nil:
+			return true, "the receipt has no revision"
+		case rv.After < rv.Before:
+			return true, fmt.Sprintf("revision went down, %d → %d", rv.Before, rv.After)
+		case e.after.snap.Revision < e.before.snap.Revision:
+			return true, fmt.Sprintf("the snapshot's revision went down, %d → %d", e.before.snap.Revision, e.after.snap.Revision)
+		case e.r.Result.Changed != nil && e.r.Result.Changed.Observed && rv.After <= rv.Before:
+			return true, fmt.Sprintf("changed.observed is true, but the revision stayed at %d → %d", rv.Before, rv.After)
+		}
+		return true, ""
+	})
+	return p.judged(o, n, "no action could be called")
 }
