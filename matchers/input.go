@@ -1,11 +1,3 @@
-// Package matchers is the Gomega vocabulary for Glass receipts. Every
-// matcher reads like the seed's receipt table and works without a browser:
-// it accepts a receipt value, a pointer, or raw receipt JSON.
-//
-//	r := page.Do("remove@t9", nil)
-//	Expect(r).To(SatisfyExpectation("The task is no longer in the list"))
-//	Expect(r).To(HaveChanged(Records(Removed("t9"), Total(12, 11))))
-//	Expect(page.Do("remove@t9", nil, glasstest.Deny())).To(FailAtPhase(receipt.PhasePolicy))
 package matchers
 
 import (
@@ -16,28 +8,38 @@ import (
 )
 
 // Receipter is implemented by values that carry a receipt, so that the
-// matchers accept them directly.
+// matchers accept them directly. A Receipter may hand out a newer receipt
+// each time it is asked, so Eventually keeps polling one (see
+// MatchMayChangeInTheFuture on any matcher of this package).
 type Receipter interface {
 	Receipt() *receipt.Receipt
 }
 
-// toReceipt turns what a matcher was given into a receipt, or an error
-// that names the matcher and what it got.
-func toReceipt(matcher string, actual any) (*receipt.Receipt, error) {
+// subject is what a matcher was given, turned into a receipt. raw keeps
+// the JSON text when the input was JSON, so that NeverContain can search
+// every byte the page sent, including fields the Go model does not know.
+type subject struct {
+	r   *receipt.Receipt
+	raw []byte
+}
+
+// load turns what a matcher was given into a receipt, or an error that
+// names the matcher and what it got.
+func load(matcher string, actual any) (subject, error) {
 	switch a := actual.(type) {
 	case *receipt.Receipt:
 		if a == nil {
-			return nil, fmt.Errorf("%s matcher expects a receipt, got a nil *receipt.Receipt", matcher)
+			return subject{}, fmt.Errorf("%s matcher expects a receipt, got a nil *receipt.Receipt", matcher)
 		}
-		return a, nil
+		return subject{r: a}, nil
 	case receipt.Receipt:
-		return &a, nil
+		return subject{r: &a}, nil
 	case Receipter:
 		r := a.Receipt()
 		if r == nil {
-			return nil, fmt.Errorf("%s matcher expects a receipt, got %T carrying none", matcher, actual)
+			return subject{}, fmt.Errorf("%s matcher expects a receipt, got a %T carrying none", matcher, actual)
 		}
-		return r, nil
+		return subject{r: r}, nil
 	case []byte:
 		return decode(matcher, a)
 	case json.RawMessage:
@@ -45,15 +47,30 @@ func toReceipt(matcher string, actual any) (*receipt.Receipt, error) {
 	case string:
 		return decode(matcher, []byte(a))
 	case nil:
-		return nil, fmt.Errorf("%s matcher expects a receipt, got nil", matcher)
+		return subject{}, fmt.Errorf("%s matcher expects a receipt, got nil", matcher)
 	}
-	return nil, fmt.Errorf("%s matcher expects a receipt (receipt.Receipt, *receipt.Receipt or receipt JSON), got %T", matcher, actual)
+	return subject{}, fmt.Errorf("%s matcher expects a receipt (receipt.Receipt, *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or json.RawMessage), got %T", matcher, actual)
 }
 
-func decode(matcher string, b []byte) (*receipt.Receipt, error) {
+func decode(matcher string, b []byte) (subject, error) {
 	r, err := receipt.Decode(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s matcher: %w", matcher, err)
+		return subject{}, fmt.Errorf("%s matcher: %w", matcher, err)
 	}
-	return r, nil
+	return subject{r: r, raw: b}, nil
+}
+
+// final is embedded by every matcher. A receipt is the record of one
+// finished call: the same value can never start to match later, so
+// Eventually and Consistently stop polling a receipt value, pointer or JSON
+// at once. Only a Receipter, which may return a newer receipt on the next
+// poll, is worth polling. (Polling a function, Eventually(func() …), is
+// unaffected: Gomega always calls the function again.)
+type final struct{}
+
+// MatchMayChangeInTheFuture tells Eventually whether polling actual again
+// could change the outcome: true only for a Receipter.
+func (final) MatchMayChangeInTheFuture(actual any) bool {
+	_, ok := actual.(Receipter)
+	return ok
 }
