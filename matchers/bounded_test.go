@@ -1,6 +1,7 @@
 package matchers_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -86,5 +87,26 @@ func TestBeBoundedEveryList(t *testing.T) {
 		if want := path + ": 21 entries, over the bound of 20"; !strings.Contains(m.FailureMessage(nil), want) {
 			t.Errorf("%s over the bound: message lacks %q:\n%s", path, want, m.FailureMessage(nil))
 		}
+	}
+}
+
+func TestBeBoundedReadsJSONTheDecoderRefuses(t *testing.T) {
+	// ok false without an error: receipt.Decode refuses it, yet its lists
+	// can still be judged, and that is BeBounded's question.
+	raw := strings.Replace(string(fixture(t, "unbounded")), `"ok": true`, `"ok": false`, 1)
+	if _, err := receipt.Decode([]byte(raw)); err == nil {
+		t.Fatal("receipt.Decode accepts the broken receipt; this test needs one it refuses")
+	}
+	m := BeBounded()
+	ok, err := m.Match(raw)
+	if err != nil || ok {
+		t.Fatalf("Match = %v, %v; want false, nil", ok, err)
+	}
+	if msg := m.FailureMessage(nil); !strings.Contains(msg, "\n    - changed.records.added: 21 entries, over the bound of 20\n") {
+		t.Errorf("message:\n%s", msg)
+	}
+	// JSON that is no receipt at all is still an error.
+	if ok, err := BeBounded().Match(`[1, 2]`); err == nil || ok || !errors.Is(err, receipt.ErrInvalid) {
+		t.Errorf("Match([1, 2]) = %v, %v; want false and receipt.ErrInvalid", ok, err)
 	}
 }

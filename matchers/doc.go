@@ -20,7 +20,7 @@
 //     counts of its lists.
 //   - fidelity, warning, data: HaveFidelity, HaveWarning, HaveData.
 //   - the step ledger and resume handle of a flow: HaveSteps (StepOK,
-//     StepFailed, StepPending), BeResumable.
+//     StepFailed, StepPending, StepSkipped), BeResumable.
 //   - failure position and retry safety: FailAtPhase, FailWith,
 //     HaveNotStarted, HaveStarted, HaveUnknownStart, HaveRecoveryStrategy,
 //     OfferActions.

@@ -308,6 +308,17 @@ func StepFailed(id any, code ...any) StepPart {
 //	HaveSteps(StepFailed("save"), StepPending("close"))
 func StepPending(id any) StepPart { return stepPart{id: newArg(id), outcome: receipt.StepPending} }
 
+// StepSkipped expects a ledger entry for step id (a string or a Gomega
+// matcher) that a resumed flow did not run again, because it had already
+// run before the failure the flow was resumed from.
+//
+//	Expect(page.Resume(handle)).To(HaveSteps(StepSkipped("open-editor@t3"), StepSkipped("fill-title"), StepOK("save")))
+func StepSkipped(id any) StepPart { return stepPart{id: newArg(id), outcome: stepSkipped} }
+
+// stepSkipped is the outcome of a step before the resume point of a
+// resumed flow: the ledger keeps its place without replaying it.
+const stepSkipped = "skipped"
+
 type stepPart struct {
 	id      arg
 	outcome string
@@ -390,8 +401,8 @@ func (p stepMatcher) checkStep(path string, s receipt.Step) ([]string, error) {
 }
 
 // HaveSteps succeeds if the receipt's step ledger (result.steps) is
-// exactly the given steps, in order. Each step is a StepOK, StepFailed or
-// StepPending, a plain step id (any outcome), or a Gomega matcher applied
+// exactly the given steps, in order. Each step is a StepOK, StepFailed,
+// StepPending or StepSkipped, a plain step id (any outcome), or a Gomega matcher applied
 // to the receipt.Step. With no steps it asks only that a ledger exists.
 //
 //	Expect(r).To(HaveSteps(StepOK("open@t3"), StepFailed("save", receipt.CodeInvalidParams), StepPending("close")))

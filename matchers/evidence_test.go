@@ -126,6 +126,13 @@ func TestHaveSteps(t *testing.T) {
 		{"ids, outcomes left open, and a matcher on the step", "flow-ok",
 			HaveSteps("search", StepOK(HavePrefix("toggle@")), HaveField("Outcome", receipt.StepOK)), true,
 			`not to have steps ["search", ok HavePrefix(…), HaveField(…)], but the ledger is [0 "search" ok, 1 "toggle@t3" ok, 2 "clear-search" ok]`},
+		{"a resumed flow does not replay the steps before the failure", "flow-resumed",
+			HaveSteps(StepSkipped("open-editor@t3"), StepSkipped("fill-title"), StepOK("save"), StepOK("close-editor")), true,
+			`not to have steps [skipped "open-editor@t3", skipped "fill-title", ok "save", ok "close-editor"], but the ledger is [0 "open-editor@t3" skipped, 1 "fill-title" skipped, 2 "save" ok, 3 "close-editor" ok]`},
+		{"a replayed step", "flow-ok", HaveSteps(StepSkipped("search"), StepOK("toggle@t3"), StepOK("clear-search")), false,
+			`to have steps [skipped "search", ok "toggle@t3", ok "clear-search"], but:
+    - steps[0] "search": outcome is "ok", want "skipped"
+the ledger is [0 "search" ok, 1 "toggle@t3" ok, 2 "clear-search" ok]`},
 		{"any ledger", "flow-ok", HaveSteps(), true,
 			`not to have a step ledger, but the ledger is [0 "search" ok, 1 "toggle@t3" ok, 2 "clear-search" ok]`},
 		{"a step that did not succeed, and a short expectation", "flow-step-failed",
@@ -158,7 +165,7 @@ the ledger is [0 "search" ok, 1 "toggle@t3" ok, 2 "clear-search" ok]`},
 func TestBeResumable(t *testing.T) {
 	runCases(t, []matcherCase{
 		{"a failed flow with a handle", "flow-step-failed", BeResumable(), true,
-			`not to be resumable, but it carries the resume handle "resume_act_9a8b7c6d5e4f_2"`},
+			`not to be resumable, but it carries the resume handle "rs_5f1c0a9e3b2d7c64"`},
 		{"a failure without a handle", "execution-failed", BeResumable(), false,
 			`to be resumable from a failed step, but result.resume is absent (it failed with EXECUTION_FAILED at phase dispatch: "the handler threw: lost the connection after sending the delete")`},
 		{"a success", "flow-ok", BeResumable(), false,

@@ -143,7 +143,7 @@ func TestGoldenJSONNormalisesVolatileFields(t *testing.T) {
 		t.Errorf("golden JSON is not canonical (LF, one final newline):\n%q", got)
 	}
 	// The receipt itself is left alone.
-	if r := decoded(t, "flow-step-failed"); r.Result.Resume != "resume_act_9a8b7c6d5e4f_2" {
+	if r := decoded(t, "flow-step-failed"); r.Result.Resume != "rs_5f1c0a9e3b2d7c64" {
 		t.Errorf("fixture changed: %q", r.Result.Resume)
 	}
 }

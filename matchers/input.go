@@ -2,6 +2,7 @@ package matchers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/glassworks/glass/receipt"
@@ -50,6 +51,45 @@ func load(matcher string, actual any) (subject, error) {
 		return subject{}, fmt.Errorf("%s matcher expects a receipt, got nil", matcher)
 	}
 	return subject{}, fmt.Errorf("%s matcher expects a receipt (receipt.Receipt, *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or json.RawMessage), got %T", matcher, actual)
+}
+
+// loadLenient is load for the matchers whose question is what strict
+// decoding would refuse to look at: BeBounded judges lists over their
+// bound, NeverContain searches bytes. JSON that receipt.Decode rejects is
+// read again with the plain encoding/json rules of the model's fields, and
+// only JSON of the wrong shape altogether is an error (Decode's).
+func loadLenient(matcher string, actual any) (subject, error) {
+	s, err := load(matcher, actual)
+	if err == nil || !errors.Is(err, receipt.ErrInvalid) {
+		return s, err
+	}
+	var b []byte
+	switch a := actual.(type) {
+	case []byte:
+		b = a
+	case json.RawMessage:
+		b = a
+	case string:
+		b = []byte(a)
+	}
+	r, lerr := lenient(b)
+	if lerr != nil {
+		return subject{}, err
+	}
+	return subject{r: r, raw: b}, nil
+}
+
+// lenientReceipt has the fields of receipt.Receipt and none of its
+// methods, so encoding/json fills it field by field without the checks of
+// Receipt's own decoding.
+type lenientReceipt receipt.Receipt
+
+func lenient(b []byte) (*receipt.Receipt, error) {
+	var l lenientReceipt
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, err
+	}
+	return (*receipt.Receipt)(&l), nil
 }
 
 func decode(matcher string, b []byte) (subject, error) {

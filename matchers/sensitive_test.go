@@ -130,3 +130,18 @@ func TestNeverContainOnAReceiptValue(t *testing.T) {
 		t.Error("an empty receipt contains nothing")
 	}
 }
+
+func TestNeverContainSearchesJSONTheDecoderRefuses(t *testing.T) {
+	raw := strings.Replace(string(fixture(t, "sensitive-leak")), `"ok": true`, `"ok": false`, 1)
+	if _, err := receipt.Decode([]byte(raw)); err == nil {
+		t.Fatal("receipt.Decode accepts the broken receipt; this test needs one it refuses")
+	}
+	m := NeverContain("hunter2")
+	ok, err := m.Match(raw)
+	if err != nil || ok {
+		t.Fatalf("Match = %v, %v; want false, nil", ok, err)
+	}
+	if msg := m.FailureMessage(nil); !strings.Contains(msg, "\n    - $.result.warning\n") || strings.Contains(msg, "hunter2") {
+		t.Errorf("message:\n%s", msg)
+	}
+}
