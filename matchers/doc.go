@@ -5,7 +5,7 @@
 //	r := page.Do("remove@t9", nil)
 //	Expect(r).To(SatisfyExpectation("The task is no longer in the list"))
 //	Expect(r).To(HaveChanged(Records(Removed("t9"), Total(12, 11)), Actions(Removed("remove@t9"))))
-//	Expect(r).To(MatchGoldenReceipt("remove-t9-approved"))
+//	Expect(r).To(MatchGoldenReceipt("remove-t9-approved")) // package matchers/golden
 //
 //	denied := page.Do("remove@t9", nil, glasstest.Deny())
 //	Expect(denied).To(FailWith(receipt.CodePermissionDenied))
@@ -24,8 +24,10 @@
 //   - failure position and retry safety: FailAtPhase, FailWith,
 //     HaveNotStarted, HaveStarted, HaveUnknownStart, HaveRecoveryStrategy,
 //     OfferActions.
-//   - the whole receipt: NeverContain (sensitive values),
-//     MatchGoldenReceipt (golden files, through goldie).
+//   - the whole receipt: NeverContain (sensitive values). Golden files
+//     have their own package, matchers/golden (MatchGoldenReceipt,
+//     GoldenDir, GoldenJSON), for the reason under "Golden files and
+//     flags".
 //
 // # Inputs and arguments
 //
@@ -54,11 +56,23 @@
 // Receipter may return a newer receipt on each call and is polled; so is a
 // function, as always with Gomega.
 //
+// # Writing a receipt matcher elsewhere
+//
+// ReceiptFor gives a matcher outside this package the same inputs and the
+// same errors, and MayChange the same answer to
+// MatchMayChangeInTheFuture, as the matchers here.
+//
 // # Golden files and flags
 //
-// MatchGoldenReceipt is updated with GLASS_UPDATE_GOLDEN=1 or the
-// -glass.update flag, never with -update. Importing this package imports
-// goldie, which registers the flags -update, -template and -clean on the
-// default flag set; a test package that registers its own -update flag
-// cannot import this package.
+// MatchGoldenReceipt lives in package matchers/golden, which imports goldie
+// for its diff; goldie registers the flags -update, -template and -clean on
+// the default flag set. This package imports neither, so a test package
+// that registers its own -update flag can import it. The golden package's
+// files are updated with GLASS_UPDATE_GOLDEN=1 or the -glass.update flag,
+// never with -update. Both packages can be dot-imported together:
+//
+//	import (
+//		. "github.com/glassworks/glass/matchers"
+//		. "github.com/glassworks/glass/matchers/golden"
+//	)
 package matchers

@@ -53,6 +53,31 @@ func load(matcher string, actual any) (subject, error) {
 	return subject{}, fmt.Errorf("%s matcher expects a receipt (receipt.Receipt, *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or json.RawMessage), got %T", matcher, actual)
 }
 
+// ReceiptFor turns what a receipt matcher was given into a receipt, for
+// matchers written outside this package (such as matchers/golden). It
+// accepts what every matcher here accepts: a receipt.Receipt, a
+// *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or
+// json.RawMessage, decoded with receipt.Decode. The error starts with the
+// matcher's name ("<matcher> matcher expects a receipt …", or
+// "<matcher> matcher: " and the decoder's error, which wraps
+// receipt.ErrInvalid), so a reader sees which assertion could not decide.
+// A matcher built on it should also have a MatchMayChangeInTheFuture that
+// returns MayChange.
+func ReceiptFor(matcher string, actual any) (*receipt.Receipt, error) {
+	s, err := load(matcher, actual)
+	return s.r, err
+}
+
+// MayChange reports whether polling actual again could give another
+// receipt: true only for a Receipter. Every matcher of this package
+// returns it from MatchMayChangeInTheFuture, so that Eventually stops at
+// once on a finished receipt; a receipt matcher written elsewhere does the
+// same by returning it from its own.
+func MayChange(actual any) bool {
+	_, ok := actual.(Receipter)
+	return ok
+}
+
 // loadLenient is load for the matchers whose question is what strict
 // decoding would refuse to look at: BeBounded judges lists over their
 // bound, NeverContain searches bytes. JSON that receipt.Decode rejects is
@@ -110,7 +135,4 @@ type final struct{}
 
 // MatchMayChangeInTheFuture tells Eventually whether polling actual again
 // could change the outcome: true only for a Receipter.
-func (final) MatchMayChangeInTheFuture(actual any) bool {
-	_, ok := actual.(Receipter)
-	return ok
-}
+func (final) MatchMayChangeInTheFuture(actual any) bool { return MayChange(actual) }

@@ -48,7 +48,6 @@ func everyMatcher() []struct {
 		{"BeResumable", "flow-step-failed", func() types.GomegaMatcher { return BeResumable() }},
 		{"BeBounded", "bounded-full", func() types.GomegaMatcher { return BeBounded() }},
 		{"NeverContain", "remove-t9-approved", func() types.GomegaMatcher { return NeverContain("hunter2") }},
-		{"MatchGoldenReceipt", "remove-t9-approved", func() types.GomegaMatcher { return MatchGoldenReceipt("remove-t9-approved") }},
 	}
 }
 

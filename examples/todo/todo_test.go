@@ -9,6 +9,7 @@ import (
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
 	. "github.com/glassworks/glass/matchers"
+	. "github.com/glassworks/glass/matchers/golden"
 	"github.com/glassworks/glass/receipt"
 )
 

@@ -1,4 +1,4 @@
-package matchers
+package golden
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/onsi/gomega/types"
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/glassworks/glass/matchers"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -56,11 +57,11 @@ const GoldenSuffix = ".golden.json"
 var goldenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // GoldenOption configures MatchGoldenReceipt.
-type GoldenOption func(*golden)
+type GoldenOption func(*matcher)
 
 // GoldenDir sets the directory of the golden files, relative to the test's
 // package directory. The default is "testdata".
-func GoldenDir(dir string) GoldenOption { return func(g *golden) { g.dir = dir } }
+func GoldenDir(dir string) GoldenOption { return func(g *matcher) { g.dir = dir } }
 
 // MatchGoldenReceipt succeeds if the receipt, normalised and rendered as
 // canonical JSON, is byte for byte the golden file testdata/<name>.golden.json.
@@ -78,32 +79,35 @@ func GoldenDir(dir string) GoldenOption { return func(g *golden) { g.dir = dir }
 //
 //	Expect(page.Do("remove@t9", nil)).To(MatchGoldenReceipt("remove-t9-approved"))
 func MatchGoldenReceipt(name string, opts ...GoldenOption) types.GomegaMatcher {
-	g := &golden{name: name, dir: "testdata"}
+	g := &matcher{name: name, dir: "testdata"}
 	for _, o := range opts {
 		o(g)
 	}
 	return g
 }
 
-type golden struct {
-	final
+// matcher is the golden-file matcher. The matchers package's own base is
+// unexported, so it follows that base by hand: its input through
+// matchers.ReceiptFor, its MatchMayChangeInTheFuture through
+// matchers.MayChange.
+type matcher struct {
 	name, dir string
 	got       *receipt.Receipt
 	diff      string
 }
 
-func (g *golden) path() string { return filepath.Join(g.dir, g.name+GoldenSuffix) }
+func (g *matcher) path() string { return filepath.Join(g.dir, g.name+GoldenSuffix) }
 
-func (g *golden) Match(actual any) (bool, error) {
+func (g *matcher) Match(actual any) (bool, error) {
 	if !goldenName.MatchString(g.name) {
 		return false, fmt.Errorf("MatchGoldenReceipt matcher: golden name %q is not a plain file name: use letters, digits, '.', '_' and '-', starting with a letter or digit (no path separators)", g.name)
 	}
-	s, err := load("MatchGoldenReceipt", actual)
+	r, err := matchers.ReceiptFor("MatchGoldenReceipt", actual)
 	if err != nil {
 		return false, err
 	}
-	g.got, g.diff = s.r, ""
-	got, err := GoldenJSON(s.r)
+	g.got, g.diff = r, ""
+	got, err := GoldenJSON(r)
 	if err != nil {
 		return false, fmt.Errorf("MatchGoldenReceipt matcher: %w", err)
 	}
@@ -147,10 +151,15 @@ func GoldenJSON(r *receipt.Receipt) ([]byte, error) {
 // handle names one execution, so it differs on every run.
 const VolatileResume = "<resume>"
 
-func (g *golden) FailureMessage(any) string {
-	return format.Message(g.got, "to match the golden receipt "+g.path()+", but it differs:\n"+indent(strings.TrimRight(g.diff, "\n")))
+func (g *matcher) FailureMessage(any) string {
+	return format.Message(g.got, "to match the golden receipt "+g.path()+", but it differs:\n"+format.IndentString(strings.TrimRight(g.diff, "\n"), 1))
 }
 
-func (g *golden) NegatedFailureMessage(any) string {
+func (g *matcher) NegatedFailureMessage(any) string {
 	return format.Message(g.got, "not to match the golden receipt "+g.path()+", but it does")
 }
+
+// MatchMayChangeInTheFuture tells Eventually whether polling actual again
+// could change the outcome: as for every receipt matcher, true only for a
+// matchers.Receipter.
+func (g *matcher) MatchMayChangeInTheFuture(actual any) bool { return matchers.MayChange(actual) }

@@ -1,15 +1,149 @@
-package matchers_test
+package golden_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
-	. "github.com/glassworks/glass/matchers"
+	"github.com/onsi/gomega/format"
+	"github.com/onsi/gomega/types"
+
+	. "github.com/glassworks/glass/matchers/golden"
+	"github.com/glassworks/glass/receipt"
 )
+
+// fixture is the JSON text of testdata/<name>.json, receipts copied from
+// package matchers' testdata.
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func decoded(t testing.TB, name string) *receipt.Receipt {
+	t.Helper()
+	r, err := receipt.Decode(fixture(t, name))
+	if err != nil {
+		t.Fatalf("testdata/%s.json: %v", name, err)
+	}
+	return r
+}
+
+var pointer = regexp.MustCompile(`0x[0-9a-f]+`)
+
+// stable removes the address Gomega prints for a pointer.
+func stable(msg string) string { return pointer.ReplaceAllString(msg, "0x") }
+
+// header is how every message starts, as in package matchers: the receipt
+// as its GomegaString renders it.
+func header(r *receipt.Receipt) string {
+	return "Expected\n" + format.Indent + "<*receipt.Receipt | 0x>: " + r.GomegaString()
+}
+
+// errorCase is a matcher that cannot decide: a bad argument or input.
+type errorCase struct {
+	name    string
+	matcher types.GomegaMatcher
+	actual  any
+	err     string
+}
+
+func runErrors(t *testing.T, cases []errorCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ok, err := c.matcher.Match(c.actual)
+			if err == nil {
+				t.Fatalf("Match = %v, nil error; want error %q", ok, c.err)
+			}
+			if ok {
+				t.Errorf("Match = true alongside an error")
+			}
+			if err.Error() != c.err {
+				t.Errorf("error:\n%s\nwant:\n%s", err, c.err)
+			}
+		})
+	}
+}
+
+// call is a Receipter, like a handle a harness could return.
+type call struct{ r *receipt.Receipt }
+
+func (c call) Receipt() *receipt.Receipt { return c.r }
+
+// The input rows below are those every matcher of package matchers is held
+// to (its input_test.go), for the matcher that lives here.
+
+func TestMatchGoldenReceiptAcceptsEveryFormOfAReceipt(t *testing.T) {
+	raw := fixture(t, "remove-t9-approved")
+	r := decoded(t, "remove-t9-approved")
+	forms := map[string]any{
+		"receipt.Receipt":  *r,
+		"*receipt.Receipt": r,
+		"Receipter":        call{r},
+		"[]byte":           raw,
+		"string":           string(raw),
+		"json.RawMessage":  json.RawMessage(raw),
+	}
+	for form, actual := range forms {
+		ok, err := MatchGoldenReceipt("remove-t9-approved").Match(actual)
+		if err != nil || !ok {
+			t.Errorf("given a %s: Match = %v, %v; want true, nil", form, ok, err)
+		}
+	}
+	// and fails on another receipt
+	if ok, err := MatchGoldenReceipt("remove-t9-approved").Match(fixture(t, "denied")); err != nil || ok {
+		t.Errorf("given another receipt: Match = %v, %v; want false, nil", ok, err)
+	}
+}
+
+func TestMatchGoldenReceiptNamesItselfForAWrongInput(t *testing.T) {
+	const name = "MatchGoldenReceipt"
+	for _, in := range []struct {
+		actual any
+		err    string
+	}{
+		{42, name + " matcher expects a receipt (receipt.Receipt, *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or json.RawMessage), got int"},
+		{nil, name + " matcher expects a receipt, got nil"},
+		{(*receipt.Receipt)(nil), name + " matcher expects a receipt, got a nil *receipt.Receipt"},
+		{call{}, name + " matcher expects a receipt, got a golden_test.call carrying none"},
+		{&receipt.Snapshot{}, name + " matcher expects a receipt (receipt.Receipt, *receipt.Receipt, a Receipter, or receipt JSON as []byte, string or json.RawMessage), got *receipt.Snapshot"},
+	} {
+		ok, err := MatchGoldenReceipt("remove-t9-approved").Match(in.actual)
+		if err == nil || err.Error() != in.err || ok {
+			t.Errorf("given %T: Match = %v, %v; want false and error %q", in.actual, ok, err, in.err)
+		}
+	}
+	ok, err := MatchGoldenReceipt("remove-t9-approved").Match(`["not", "a", "receipt"]`)
+	if err == nil || ok || !errors.Is(err, receipt.ErrInvalid) || !strings.HasPrefix(err.Error(), name+" matcher: ") {
+		t.Errorf("given JSON that is not a receipt: Match = %v, %v; want false and a wrapped receipt.ErrInvalid", ok, err)
+	}
+}
+
+func TestMatchGoldenReceiptPollsOnlyAReceipter(t *testing.T) {
+	r := decoded(t, "denied")
+	m, ok := MatchGoldenReceipt("denied").(interface{ MatchMayChangeInTheFuture(any) bool })
+	if !ok {
+		t.Fatal("MatchGoldenReceipt does not tell Eventually whether to keep polling")
+	}
+	for _, actual := range []any{r, *r, fixture(t, "denied"), string(fixture(t, "denied"))} {
+		if m.MatchMayChangeInTheFuture(actual) {
+			t.Errorf("a %T may change, want final", actual)
+		}
+	}
+	if !m.MatchMayChangeInTheFuture(call{r}) {
+		t.Error("a Receipter is final, want polled")
+	}
+}
 
 func TestMatchGoldenReceipt(t *testing.T) {
 	// A receipt recorded at revisions 41→42, with its own execution id and
