@@ -1,10 +1,5 @@
 package receipt
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // Phase says where in the action contract an attempt stopped. Every error
 // code belongs to exactly one phase (CONTRACT.md, "Failure phases").
 type Phase string
@@ -23,46 +18,6 @@ const (
 
 // Phases lists every phase a failure can carry.
 var Phases = []Phase{PhasePolicy, PhasePreflight, PhaseTargetResolution, PhaseDispatch, PhaseBrowserEffect, PhaseVerification, PhaseTransport}
-
-func (p Phase) String() string {
-	if p == PhaseNone {
-		return "none"
-	}
-	return string(p)
-}
-
-// Valid reports whether p is one of Phases.
-func (p Phase) Valid() bool {
-	for _, q := range Phases {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
-
-// ParsePhase returns the phase named s, or an error naming the bad value.
-func ParsePhase(s string) (Phase, error) {
-	p := Phase(s)
-	if !p.Valid() {
-		return PhaseNone, fmt.Errorf("receipt: unknown phase %q", s)
-	}
-	return p, nil
-}
-
-// UnmarshalJSON accepts only the phases of the contract.
-func (p *Phase) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("phase must be a string: %w", err)
-	}
-	q, err := ParsePhase(s)
-	if err != nil {
-		return err
-	}
-	*p = q
-	return nil
-}
 
 // Code is the stable name of one failure. Codes come from seed 000 (the
 // lifecycle) and seed 004 (revisions); the harness adds its own codes for
