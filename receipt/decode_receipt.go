@@ -135,7 +135,7 @@ func (d *decoder) result(path string, raw json.RawMessage) *Result {
 	}
 	if raw, _, ok := o.take("data"); ok {
 		// data is the function's own value, bounded by the runtime; its
-		// shape is the page's business (CONTRACT.md, "Bounded data").
+		// shape is the page's business (CONTRACT.md §2.6, "Bounded data").
 		res.Data = compact(raw)
 	}
 	if raw, p, ok := o.take("steps"); ok {

@@ -1,7 +1,7 @@
 package receipt
 
 // Phase says where in the action contract an attempt stopped. Every error
-// code belongs to exactly one phase (CONTRACT.md, "Failure phases").
+// code belongs to exactly one phase (CONTRACT.md, §3 "Error codes").
 type Phase string
 
 // The phases of seed 004, in the order an attempt passes through them.
@@ -24,7 +24,7 @@ var Phases = []Phase{PhasePolicy, PhasePreflight, PhaseTargetResolution, PhaseDi
 // failures between the harness and the page.
 type Code string
 
-// The codes of the contract. See CONTRACT.md, "Error codes".
+// The codes of the contract. See CONTRACT.md, §3 "Error codes".
 const (
 	CodeNone              Code = ""
 	CodeActionNotFound    Code = "ACTION_NOT_FOUND"

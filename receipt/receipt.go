@@ -5,6 +5,14 @@
 // It reads receipts; it never drives a browser, so packages that only check
 // receipts (matchers, reports, the conformance rules) do not import
 // Playwright. CONTRACT.md is the normative description of every field.
+//
+// Decode and DecodeSnapshot are strict: a document of the wrong shape is an
+// *InvalidError listing every offending value by its JSONPath
+// ("$.result.changed.records.removed[0]: want string, got number"), and
+// errors.Is(err, ErrInvalid) holds. Decode accepts the canonical nested
+// form and seed 004's flat form; marshalling always writes the canonical
+// form. Fields the model does not know are kept in Extra at the extension
+// points of the contract and written back, so a receipt round-trips.
 package receipt
 
 import (
