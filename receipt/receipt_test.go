@@ -364,3 +364,24 @@ func TestGomegaStringIsOneCompactLine(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeListsTenProblemsAndCountsTheRest(t *testing.T) {
+	var entries []string
+	for i := 0; i < 12; i++ {
+		entries = append(entries, `{"code":"NOPE"}`)
+	}
+	in := `{"result":{"ok":false,"error":{"code":"EXECUTION_FAILED"},"steps":[` + strings.Join(entries, ",") + `]}}`
+	_, err := receipt.Decode([]byte(in))
+	var inv *receipt.InvalidError
+	if !errors.As(err, &inv) {
+		t.Fatalf("err = %v", err)
+	}
+	// Each step lacks index, id and outcome and has an unknown field: 48
+	// problems.
+	if len(inv.Problems) != 48 {
+		t.Errorf("%d problems, want 48", len(inv.Problems))
+	}
+	if !strings.HasSuffix(err.Error(), "; and 38 more") || strings.Count(err.Error(), "$.result.steps[") != 10 {
+		t.Errorf("message = %s", err)
+	}
+}
