@@ -303,7 +303,7 @@ var Catalog = []Rule{
 		ID:    "flow.ledger",
 		Phase: receipt.PhaseDispatch,
 		Party: Runtime,
-		Must:  "The receipt of a flow MUST carry result.steps, one entry per step in order with its index, its action id and its outcome ok, failed or pending, and the error of the step that failed.",
+		Must:  "The receipt of a flow MUST carry result.steps, one entry per step in order with its index, its action id and its outcome ok, failed, pending (not reached) or skipped (in a resumed flow: succeeded in the earlier call, not run again), and the error of the step that failed.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Compound actions\"",
 		Needs: "a page that declares a flow",
 	},

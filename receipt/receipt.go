@@ -197,6 +197,9 @@ const (
 	StepOK      = "ok"
 	StepFailed  = "failed"
 	StepPending = "pending"
+	// StepSkipped marks, in the receipt of a resumed flow, a step that had
+	// succeeded in the call that failed and was not run again.
+	StepSkipped = "skipped"
 )
 
 // Confirmation records one confirmation the runtime asked of the host.

@@ -189,7 +189,7 @@ func (k *Kind) UnmarshalText(b []byte) error { return unmarshalInto(k, ParseKind
 // ---- step outcomes
 
 // StepOutcomes lists the outcomes a step ledger entry can have.
-var StepOutcomes = []string{StepOK, StepFailed, StepPending}
+var StepOutcomes = []string{StepOK, StepFailed, StepPending, StepSkipped}
 
 func unmarshalInto[T any](dst *T, parse func(string) (T, error), b []byte) error {
 	v, err := parse(string(b))
