@@ -40,9 +40,10 @@ var checks = map[string]check{
 	"resolve.current-model":              {run: checkCurrentModel},
 
 	// What the page declares.
-	"exec.kinds":       {run: checkKinds},
-	"protocol.global":  {run: checkGlobal},
-	"snapshot.bounded": {run: checkSnapshotBounded},
+	"exec.kinds":        {run: checkKinds},
+	"protocol.global":   {run: checkGlobal},
+	"protocol.snapshot": {run: checkSnapshotValid},
+	"snapshot.bounded":  {run: checkSnapshotBounded},
 
 	// Successful calls and what their receipts claim.
 	"verify.expectation":               {run: checkExpectation},
@@ -67,6 +68,7 @@ var checks = map[string]check{
 	// Audits over every receipt the run saw.
 	"changed.bounded":            {run: checkBounded, audit: true},
 	"envelope.execution-id":      {run: checkExecutionIDs, audit: true},
+	"protocol.receipt":           {run: checkReceiptsValid, audit: true},
 	"envelope.phase":             {run: checkEnvelopePhase, audit: true},
 	"envelope.recovery-strategy": {run: checkRecoveryStrategy, audit: true},
 	"failure.code-table":         {run: checkCodeTable, audit: true},
@@ -298,7 +300,7 @@ func checkStageOrder(p *probe) outcome {
 	}
 	if c, _ := planDenied(p); c != nil {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.id, c.args,
-			[]glasstest.Option{glasstest.ExpectedRevision(-7)}, receipt.CodeStaleRevision})
+			[]glasstest.Option{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
 	}
 	if len(combos) < 2 {
 		return notProbed("the page declares too few kinds of action to combine two failing gates")

@@ -106,9 +106,21 @@ func runtimeReceipts(p *probe) []seen {
 // may hold (CONTRACT.md); more are counted in its omitted field.
 const ListBound = 20
 
+// invalidAt returns the decoding error of a receipt the runtime sent but
+// the strict decoder refused, when the error is about a path under prefix.
+func invalidAt(r *receipt.Receipt, prefix string) string {
+	if r.Code() != receipt.CodeReceiptInvalid || r.Result.Error == nil {
+		return ""
+	}
+	if strings.Contains(r.Result.Error.Message, prefix) {
+		return r.Result.Error.Message
+	}
+	return ""
+}
+
 func boundProblem(r *receipt.Receipt) string {
-	if r.Code() == receipt.CodeReceiptInvalid {
-		return "the runtime sent a receipt of the wrong shape: " + r.Result.Error.Message
+	if msg := invalidAt(r, "$.result.changed"); msg != "" {
+		return "the runtime sent a receipt whose changed the decoder refuses: " + msg
 	}
 	c := r.Result.Changed
 	if c == nil {
@@ -319,6 +331,9 @@ func checkEnvelopePhase(p *probe) outcome {
 		return *bad
 	}
 	for _, sn := range runtimeReceipts(p) {
+		if msg := invalidAt(sn.receipt, "$.phase"); msg != "" {
+			return failf("%s: the decoder refuses the receipt's phase: %s", sn.what, msg)
+		}
 		if sn.receipt.Result.OK && sn.receipt.Phase != receipt.PhaseNone {
 			return failf("%s: a successful receipt carries phase %q", sn.what, sn.receipt.Phase).with(receiptEvidence("receipt", sn.receipt))
 		}
@@ -377,4 +392,30 @@ func checkFailureBounded(p *probe) outcome {
 		}
 		return ""
 	})
+}
+
+// checkReceiptsValid judges every receipt of the run (after the cheap
+// refusals and the exercise): each decodes strictly and speaks
+// glass.page/v1.
+func checkReceiptsValid(p *probe) outcome {
+	if _, o := failures(p); o != nil {
+		return *o
+	}
+	if err := p.each(anyAction, func(*exercised) bool { return true }); err != nil {
+		return broken(err)
+	}
+	all := runtimeReceipts(p)
+	for _, sn := range all {
+		r := sn.receipt
+		if r.Code() == receipt.CodeReceiptInvalid {
+			return failf("%s: the runtime's receipt does not decode: %s", sn.what, r.Result.Error.Message)
+		}
+		if r.Protocol != receipt.Protocol {
+			return failf("%s: the receipt speaks protocol %q, want %q", sn.what, r.Protocol, receipt.Protocol).with(receiptEvidence("receipt", r))
+		}
+	}
+	if len(all) == 0 {
+		return notProbed("the run saw no receipt")
+	}
+	return pass().with(textEvidence("receipts judged", fmt.Sprint(len(all))))
 }

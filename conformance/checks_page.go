@@ -1,9 +1,35 @@
 package conformance
 
-import "github.com/glassworks/glass/receipt"
+import (
+	"fmt"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
 
 // Checks of what the page declares: its snapshot and its runtime's global.
 
+// snapshotRule is the rule a snapshot that does not decode breaks.
+const snapshotRule = "protocol.snapshot"
+
+// checkSnapshotValid: the run's first snapshot decoded strictly (a run
+// whose snapshot does not decode fails this rule before any check runs),
+// and so does one of a fresh page.
+func checkSnapshotValid(p *probe) outcome {
+	pg, err := p.open("")
+	if err != nil {
+		return broken(err)
+	}
+	if _, err := pg.g.TrySnapshot(); err != nil {
+		return failf("snapshot() of a fresh page: %s", firstLine(err.Error()))
+	}
+	return pass()
+}
+
+// checkKinds: every action has one of the four kinds, and a call of every
+// kind the page declares passes the gates of stages 1 to 5: malformed
+// arguments fail INVALID_ARGS, and a denied confirmation fails
+// PERMISSION_DENIED, whatever the kind.
 func checkKinds(p *probe) outcome {
 	for _, a := range p.base().Actions.Items {
 		switch a.Kind {
@@ -13,10 +39,45 @@ func checkKinds(p *probe) outcome {
 				with(snapshotEvidence("snapshot", p.base()))
 		}
 	}
-	if len(p.base().Actions.Items) == 0 {
-		return notProbed("the page declares no action")
+	type gate struct {
+		what string
+		id   string
+		args any
+		want receipt.Code
 	}
-	return pass()
+	var gates []gate
+	malformed, denied := map[receipt.Kind]bool{}, map[receipt.Kind]bool{}
+	for _, a := range p.candidates() {
+		if !malformed[a.Kind] {
+			malformed[a.Kind] = true
+			gates = append(gates, gate{fmt.Sprintf("malformed arguments to %s (kind %s)", a.ID, a.Kind), a.ID, `{"unterminated`, receipt.CodeInvalidArgs})
+		}
+		if needsConfirmation(a) && !denied[a.Kind] {
+			if args, err := p.validArgs(a, ""); err == nil {
+				denied[a.Kind] = true
+				gates = append(gates, gate{fmt.Sprintf("a denied call of %s (kind %s)", a.ID, a.Kind), a.ID, args, receipt.CodePermissionDenied})
+			}
+		}
+	}
+	if len(gates) == 0 {
+		return notProbed("the page declares no available action")
+	}
+	pg, err := p.open("", glasstest.Deny())
+	if err != nil {
+		return broken(err)
+	}
+	var judged []string
+	for _, g := range gates {
+		if _, raw := g.args.(string); raw && p.transport == glasstest.TransportWebMCP {
+			continue
+		}
+		r := pg.do(g.id, g.args)
+		if r.Code() != g.want {
+			return failf("%s: want %s, %s", g.what, g.want, got(r)).with(receiptEvidence("receipt", r))
+		}
+		judged = append(judged, g.what)
+	}
+	return pass().with(textEvidence("gates judged", judged...))
 }
 
 // globalFacts is what the setup learnt about the runtime's global.

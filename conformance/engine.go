@@ -235,6 +235,9 @@ type session struct {
 	runtime  string
 	protocol string
 	global   globalFacts
+	// invalidSnapshot says why the page's snapshot did not decode, if it
+	// did not.
+	invalidSnapshot string
 
 	mu    sync.Mutex
 	seen  []seen
@@ -313,6 +316,13 @@ func (s *session) setup() error {
 		return &setupError{url: s.target.URL, cause: fmt.Sprintf("the page runtime speaks protocol %q; this build checks %q", s.protocol, receipt.Protocol)}
 	}
 	snap, err := p.TrySnapshot()
+	if errors.Is(err, receipt.ErrInvalid) {
+		// A snapshot of the wrong shape is the runtime's violation of
+		// protocol.snapshot, not a set-up error: that rule fails, and the
+		// rules whose probes derive from the snapshot are not probed.
+		s.invalidSnapshot = firstLine(err.Error())
+		return nil
+	}
 	if err != nil {
 		return &setupError{url: s.target.URL, cause: "cannot read the page model: " + firstLine(err.Error())}
 	}
@@ -374,6 +384,14 @@ func (s *session) check(rule Rule, tr glasstest.Transport) (f Finding) {
 	c, ok := checks[rule.ID]
 	if !ok {
 		f.Verdict, f.Message = NotProbed, NoCheckYet
+		return f
+	}
+	if s.invalidSnapshot != "" {
+		if rule.ID == snapshotRule {
+			f.Verdict, f.Message = Fail, "the page's snapshot does not decode as a snapshot: "+s.invalidSnapshot
+		} else {
+			f.Verdict, f.Message = NotProbed, "the page's snapshot is not valid (see "+snapshotRule+"), and this rule's probes derive from it"
+		}
 		return f
 	}
 	p := &probe{s: s, transport: tr}
