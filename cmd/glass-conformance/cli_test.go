@@ -141,7 +141,7 @@ func TestRunAViolationExitsOneWithEvidence(t *testing.T) {
 	dir := t.TempDir()
 	junit, js, page := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html")
 	arts := filepath.Join(dir, "artifacts")
-	r := runBinary(t, "run", "--url", mutant(t, "denial-ignored"), "--rules", "policy.*,resolve.unknown-id",
+	r := runBinary(t, "run", "--url", mutant(t, "denial-ignored"), "--rules", "policy.d*,policy.no-channel,resolve.unknown-id",
 		"--junit", junit, "--json", js, "--html", page, "--artifacts", arts)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
