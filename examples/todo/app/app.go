@@ -10,7 +10,8 @@
 //
 // Knobs for demos and tests, as query parameters of the page:
 // ?tasks=N starts with N tasks (1 to 200, default 12);
-// ?fault=delete-throws and ?fault=delete-stale break the delete path.
+// ?fault=delete-throws and ?fault=delete-stale break the delete path,
+// ?fault=save-fails-once the first save of the edit dialog.
 package app
 
 import (

@@ -137,9 +137,15 @@
     dialog.showModal();
   }
 
+  let saveFailed = false;
+
   async function saveEdit() {
     const title = document.getElementById("edit-title").value.trim();
     if (!title) throw new Error("a task needs a title");
+    if (faults.has("save-fails-once") && !saveFailed) {
+      saveFailed = true;
+      throw new Error("the server did not answer");
+    }
     const res = await api("PATCH", "/api/tasks/" + encodeURIComponent(editing), {
       title: title,
       priority: document.getElementById("edit-priority").value,
