@@ -24,3 +24,18 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# fuzz runs every fuzz target of the repository for $(FUZZTIME) each; a
+# short run is part of make test. Minimising a new input is capped at 100
+# runs so a short run fuzzes instead of minimising. A failing input is
+# written under the package's testdata/fuzz/ and replays in every later
+# go test.
+fuzz:
+	@set -e; for f in $$(grep -l '^func Fuzz' $$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go')); do \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "$(GO) test ./$$(dirname $$f) -run '^$$' -fuzz '^$$t\$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 100x"; \
+	    $(GO) test ./$$(dirname $$f) -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 100x; \
+	  done; \
+	done
+
+test: fuzz

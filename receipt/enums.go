@@ -1,12 +1,7 @@
 package receipt
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // Phase says where in the action contract an attempt stopped. Every error
-// code belongs to exactly one phase (CONTRACT.md, "Failure phases").
+// code belongs to exactly one phase (CONTRACT.md, §3 "Error codes").
 type Phase string
 
 // The phases of seed 004, in the order an attempt passes through them.
@@ -24,52 +19,12 @@ const (
 // Phases lists every phase a failure can carry.
 var Phases = []Phase{PhasePolicy, PhasePreflight, PhaseTargetResolution, PhaseDispatch, PhaseBrowserEffect, PhaseVerification, PhaseTransport}
 
-func (p Phase) String() string {
-	if p == PhaseNone {
-		return "none"
-	}
-	return string(p)
-}
-
-// Valid reports whether p is one of Phases.
-func (p Phase) Valid() bool {
-	for _, q := range Phases {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
-
-// ParsePhase returns the phase named s, or an error naming the bad value.
-func ParsePhase(s string) (Phase, error) {
-	p := Phase(s)
-	if !p.Valid() {
-		return PhaseNone, fmt.Errorf("receipt: unknown phase %q", s)
-	}
-	return p, nil
-}
-
-// UnmarshalJSON accepts only the phases of the contract.
-func (p *Phase) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("phase must be a string: %w", err)
-	}
-	q, err := ParsePhase(s)
-	if err != nil {
-		return err
-	}
-	*p = q
-	return nil
-}
-
 // Code is the stable name of one failure. Codes come from seed 000 (the
 // lifecycle) and seed 004 (revisions); the harness adds its own codes for
 // failures between the harness and the page.
 type Code string
 
-// The codes of the contract. See CONTRACT.md, "Error codes".
+// The codes of the contract. See CONTRACT.md, §3 "Error codes".
 const (
 	CodeNone              Code = ""
 	CodeActionNotFound    Code = "ACTION_NOT_FOUND"

@@ -5,6 +5,14 @@
 // It reads receipts; it never drives a browser, so packages that only check
 // receipts (matchers, reports, the conformance rules) do not import
 // Playwright. CONTRACT.md is the normative description of every field.
+//
+// Decode and DecodeSnapshot are strict: a document of the wrong shape is an
+// *InvalidError listing every offending value by its JSONPath
+// ("$.result.changed.records.removed[0]: want string, got number"), and
+// errors.Is(err, ErrInvalid) holds. Decode accepts the canonical nested
+// form and seed 004's flat form; marshalling always writes the canonical
+// form. Fields the model does not know are kept in Extra at the extension
+// points of the contract and written back, so a receipt round-trips.
 package receipt
 
 import (
@@ -17,6 +25,10 @@ const Protocol = "glass.page/v1"
 // Receipt is the bounded, structured result of one call. Result holds the
 // lifecycle receipt of seed 000; the other fields are the Glass envelope of
 // seed 004.
+//
+// Lists are tagged omitzero rather than omitempty: a list the runtime
+// wrote empty ("available": []) is written back empty, a list it left out
+// stays out, so a receipt round-trips as the JSON value it was.
 type Receipt struct {
 	Protocol         string           `json:"protocol,omitempty"`
 	ExecutionID      string           `json:"executionId,omitempty"`
@@ -25,7 +37,7 @@ type Receipt struct {
 	Phase            Phase            `json:"phase,omitempty"`
 	RecoveryStrategy RecoveryStrategy `json:"recoveryStrategy,omitempty"`
 	Recovery         string           `json:"recovery,omitempty"`
-	Confirmations    []Confirmation   `json:"confirmations,omitempty"`
+	Confirmations    []Confirmation   `json:"confirmations,omitzero"`
 
 	// Extra keeps envelope fields this model does not know, so that a
 	// receipt from a newer runtime round-trips without losing them.
@@ -36,20 +48,23 @@ type Receipt struct {
 // changed, and where a failure occurred.
 type Result struct {
 	OK       bool            `json:"ok"`
-	Action   Action          `json:"action"`
+	Action   Action          `json:"action,omitzero"`
 	Expect   string          `json:"expect,omitempty"`
 	Changed  *Changed        `json:"changed,omitempty"`
 	Fidelity Fidelity        `json:"fidelity,omitempty"`
 	Warning  string          `json:"warning,omitempty"`
 	Data     json.RawMessage `json:"data,omitempty"`
-	Steps    []Step          `json:"steps,omitempty"`
+	Steps    []Step          `json:"steps,omitzero"`
 	Resume   string          `json:"resume,omitempty"`
 	Error    *Error          `json:"error,omitempty"`
 
+	// Extra keeps result fields this model does not know.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Action names the declared action a call reached.
+// Action names the declared action a call reached. Every receipt a page
+// runtime writes names it; only a failure converted from seed 004's flat
+// form may lack it, and then it is the zero Action and is not written.
 type Action struct {
 	ID          string `json:"id"`
 	Description string `json:"description,omitempty"`
@@ -62,7 +77,7 @@ type Error struct {
 	Message          string   `json:"message,omitempty"`
 	Reason           string   `json:"reason,omitempty"`
 	Path             string   `json:"path,omitempty"`
-	Available        []string `json:"available,omitempty"`
+	Available        []string `json:"available,omitzero"`
 	Started          Started  `json:"started,omitempty"`
 	Step             *int     `json:"step,omitempty"`
 	ExpectedRevision *int64   `json:"expectedRevision,omitempty"`
@@ -182,6 +197,9 @@ const (
 	StepOK      = "ok"
 	StepFailed  = "failed"
 	StepPending = "pending"
+	// StepSkipped marks, in the receipt of a resumed flow, a step that had
+	// succeeded in the call that failed and was not run again.
+	StepSkipped = "skipped"
 )
 
 // Confirmation records one confirmation the runtime asked of the host.

@@ -1,9 +1,7 @@
 package receipt
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 )
 
 // Snapshot is the page model as the runtime exposes it to an agent: page
@@ -18,6 +16,8 @@ type Snapshot struct {
 	State    map[string]any  `json:"state"`
 	Feedback []Feedback      `json:"feedback"`
 
+	// Extra keeps top-level fields this model does not know, so that a
+	// snapshot from a newer runtime round-trips without losing them.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -61,7 +61,11 @@ type ActionInfo struct {
 	Expect      string          `json:"expect,omitempty"`
 	Tool        string          `json:"tool,omitempty"`
 	Record      string          `json:"record,omitempty"`
-	Steps       []string        `json:"steps,omitempty"`
+	Steps       []string        `json:"steps,omitzero"`
+
+	// Extra keeps descriptor fields this model does not know (a page's own
+	// metadata about an action), so they survive a round trip.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Action returns the declared action with the given id, if any.
@@ -81,18 +85,4 @@ func (s *Snapshot) ActionIDs() []string {
 		ids[i] = a.ID
 	}
 	return ids
-}
-
-// DecodeSnapshot parses one snapshot, rejecting JSON of the wrong shape
-// with an error naming the path.
-func DecodeSnapshot(b []byte) (*Snapshot, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return nil, fmt.Errorf("%w: snapshot $: want a JSON object, got %s", ErrInvalid, excerpt(b))
-	}
-	var s Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%w: snapshot %s", ErrInvalid, describeJSONError(err))
-	}
-	return &s, nil
 }
