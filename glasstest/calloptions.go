@@ -1,7 +1,7 @@
 package glasstest
 
 // callOptions is the options object the harness passes to the runtime's
-// execute and resume (or, over WebMCP, in the reserved `_glass` input
+// execute and resume (or, over WebMCP, in the reserved `$glass` input
 // property): the call's execution id and what the settings ask for.
 func callOptions(execID string, s settings) map[string]any {
 	options := map[string]any{"executionId": execID}

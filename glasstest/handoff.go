@@ -12,23 +12,24 @@ import (
 // HandoffRequest is what the runtime asks the host when an action must be
 // performed by the user (a hand-off): the runtime never simulates the step.
 type HandoffRequest struct {
-	ExecutionID  string `json:"executionId"`
-	Action       string `json:"action"`
-	Description  string `json:"description"`
-	Instructions string `json:"instructions"`
-	TimeoutMs    int64  `json:"timeoutMs"`
+	ExecutionID  string         `json:"executionId"`
+	Action       string         `json:"action"`
+	Description  string         `json:"description"`
+	Args         map[string]any `json:"args"`
+	Instructions string         `json:"instructions"`
+	TimeoutMs    int64          `json:"timeoutMs"`
 }
 
 // HandoffOutcome is the user's answer to a hand-off, as the host reports
 // it to the runtime.
 type HandoffOutcome string
 
-// The outcomes a hand-off handler returns. The runtime verifies a done
-// step with the action's declared check and reports HANDOFF_FAILED when
+// The outcomes a hand-off handler returns. The runtime verifies a
+// completed step with the action's declared check and reports HANDOFF_FAILED when
 // the check does not hold; the others map to HANDOFF_CANCELLED,
 // HANDOFF_TIMEOUT and HANDOFF_FAILED.
 const (
-	HandoffDone      HandoffOutcome = "done"
+	HandoffCompleted HandoffOutcome = "completed"
 	HandoffCancelled HandoffOutcome = "cancelled"
 	HandoffTimedOut  HandoffOutcome = "timeout"
 	HandoffFailed    HandoffOutcome = "failed"
@@ -143,7 +144,7 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 	}()
 	out := fn(h)
 	switch out {
-	case HandoffDone, HandoffCancelled, HandoffTimedOut, HandoffFailed:
+	case HandoffCompleted, HandoffCancelled, HandoffTimedOut, HandoffFailed:
 	default:
 		expire()
 		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}

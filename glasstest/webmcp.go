@@ -13,12 +13,12 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// GlassInputProperty is the reserved optional input property of every
-// WebMCP tool the reference runtime registers. The harness puts the call
-// options there (executionId, expectedRevision, secrets, expectTimeoutMs,
-// handoffTimeoutMs, retry); the runtime strips it before validating the
-// arguments.
-const GlassInputProperty = "_glass"
+// GlassInputMember is the reserved member of a WebMCP tool input that
+// carries the call options (executionId, expectedRevision, secrets,
+// expectTimeoutMs, handoffTimeoutMs, retry; CONTRACT.md §6.4). The runtime
+// removes it before it parses the arguments; tool input schemas do not
+// list it.
+const GlassInputMember = "$glass"
 
 // doWebMCP calls the action as a WebMCP tool through Playwright's
 // WebMCP().CallTool, the way a browser agent would: a row action
@@ -33,10 +33,9 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 	}
 	// The harness answers for the page only where a WebMCP client would
 	// stop before calling a tool; it then reports the revision it saw.
-	before := func(code receipt.Code, msg, recovery string) *receipt.Receipt {
+	before := func(code receipt.Code, msg string) *receipt.Receipt {
 		r := harnessReceipt(id, execID, code, msg)
 		r.Revision = &receipt.Revision{Before: snap.Revision, After: snap.Revision}
-		r.Recovery = recovery
 		return r
 	}
 	var args map[string]any
@@ -47,15 +46,15 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		if err != nil {
 			msg = "arguments are not valid JSON: " + firstLine(err.Error())
 		}
-		return before(receipt.CodeInvalidArgs, msg, "correct_input")
+		return before(receipt.CodeInvalidArgs, msg)
 	}
 	name, ok := toolFor(snap, id, args)
 	if !ok {
-		r := before(receipt.CodeActionNotFound, fmt.Sprintf("no declared action %q", id), "observe")
+		r := before(receipt.CodeActionNotFound, fmt.Sprintf("no declared action %q", id))
 		r.Result.Error.Available = availableIDs(snap)
 		return r
 	}
-	args[GlassInputProperty] = options
+	args[GlassInputMember] = options
 	v, err := p.callTool(s.timeout, name, args)
 	if err != nil {
 		if isToolMissing(err) {

@@ -23,7 +23,7 @@ func theUser(code string) glasstest.Option {
 		defer GinkgoRecover()
 		Expect(h.Page().GetByLabel("Code from your authenticator app").Fill(code)).To(Succeed())
 		Expect(h.Page().GetByRole("button", playwright.PageGetByRoleOptions{Name: "Verify"}).Click()).To(Succeed())
-		return glasstest.HandoffDone
+		return glasstest.HandoffCompleted
 	})
 }
 
