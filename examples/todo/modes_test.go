@@ -14,6 +14,7 @@ import (
 	"github.com/glassworks/glass/glasstest"
 	. "github.com/glassworks/glass/matchers"
 	"github.com/glassworks/glass/receipt"
+	"github.com/glassworks/glass/schema"
 )
 
 // theUser plays the user of the identity hand-off: they read the code from
@@ -42,10 +43,19 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 	// open gives the page's expectations ten seconds instead of the
 	// contract's two: the app's writes go through its server, and CI
 	// machines are busy. Specs about an expectation that fails set a short
-	// one per call.
+	// one per call. When the spec ends, every receipt the page produced
+	// must validate against the contract's JSON Schema.
 	open := func(url string, opts ...glasstest.Option) *glasstest.Page {
 		GinkgoHelper()
-		return glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		page := glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		DeferCleanup(func() {
+			for _, r := range page.Receipts() {
+				b, err := receipt.CanonicalJSON(r)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(schema.ValidateReceipt(b)).To(Succeed(), "the receipt of %s", r.Result.Action.ID)
+			}
+		})
+		return page
 	}
 
 	Describe("an element action: add a task", func() {
