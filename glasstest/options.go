@@ -28,6 +28,9 @@ type settings struct {
 	expectedRevision *int64
 	secrets          map[string]string
 	transport        Transport
+	handoff          func(*Handoff) HandoffOutcome
+	handoffTimeout   time.Duration
+	retry            string
 }
 
 func defaults() settings {

@@ -105,6 +105,7 @@ type Page struct {
 	confirmations []ConfirmationRecord
 	receipts      []*receipt.Receipt
 	snapshots     []*receipt.Snapshot
+	handoffs      []HandoffRecord
 	navigations   int
 }
 
@@ -261,6 +262,8 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 			return answer(confirmAnswer{Reason: "malformed confirmation request"})
 		}
 		return answer(p.confirm(req))
+	case "handoff":
+		return answer(p.handoff(msg.Request))
 	default:
 		return answer(map[string]string{"status": "failed", "reason": "no hand-off handler"})
 	}
@@ -364,23 +367,14 @@ func (p *Page) do(id string, args any, s settings) *receipt.Receipt {
 		delete(p.pending, execID)
 		p.mu.Unlock()
 	}()
-	options := map[string]any{"executionId": execID}
-	if s.expectedRevision != nil {
-		options["expectedRevision"] = *s.expectedRevision
+	options := callOptions(execID, s)
+	var r *receipt.Receipt
+	if s.transport == TransportWebMCP {
+		r = p.doWebMCP(id, argsJSON, execID, options, s, navBefore)
+	} else {
+		v, err := p.evaluate(s.timeout, bridgeScript, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
+		r = p.toReceipt(id, execID, v, err, navBefore)
 	}
-	if len(s.secrets) > 0 {
-		// playwright-go serialises only map[string]any, not map[string]string.
-		secrets := make(map[string]any, len(s.secrets))
-		for k, v := range s.secrets {
-			secrets[k] = v
-		}
-		options["secrets"] = secrets
-	}
-	if s.expectTimeout > 0 {
-		options["expectTimeoutMs"] = s.expectTimeout.Milliseconds()
-	}
-	v, err := p.evaluate(s.timeout, bridgeScript, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
-	r := p.toReceipt(id, execID, v, err, navBefore)
 	if r.Code() == receipt.CodeActionNotFound && len(r.Result.Error.Available) == 0 {
 		if snap, err := p.trySnapshot(s.timeout); err == nil {
 			r.Result.Error.Available = availableIDs(snap)

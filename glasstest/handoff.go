@@ -1,0 +1,163 @@
+package glasstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+)
+
+// HandoffRequest is what the runtime asks the host when an action must be
+// performed by the user (a hand-off): the runtime never simulates the step.
+type HandoffRequest struct {
+	ExecutionID  string         `json:"executionId"`
+	Action       string         `json:"action"`
+	Description  string         `json:"description"`
+	Args         map[string]any `json:"args"`
+	Instructions string         `json:"instructions"`
+	TimeoutMs    int64          `json:"timeoutMs"`
+}
+
+// HandoffOutcome is the user's answer to a hand-off, as the host reports
+// it to the runtime.
+type HandoffOutcome string
+
+// The outcomes a hand-off handler returns. The runtime verifies a
+// completed step with the action's declared check and reports HANDOFF_FAILED when
+// the check does not hold; the others map to HANDOFF_CANCELLED,
+// HANDOFF_TIMEOUT and HANDOFF_FAILED.
+const (
+	HandoffCompleted HandoffOutcome = "completed"
+	HandoffCancelled HandoffOutcome = "cancelled"
+	HandoffTimedOut  HandoffOutcome = "timeout"
+	HandoffFailed    HandoffOutcome = "failed"
+)
+
+// Handoff is one hand-off in progress. The handler plays the user: it acts
+// on Page with real Playwright input (Fill, Click) and returns an outcome.
+type Handoff struct {
+	Request HandoffRequest
+
+	page    playwright.Page
+	expired chan struct{}
+}
+
+// Page is the page the user is asked to act on.
+func (h *Handoff) Page() playwright.Page { return h.page }
+
+// Timeout is how long the runtime waits for the user.
+func (h *Handoff) Timeout() time.Duration {
+	return time.Duration(h.Request.TimeoutMs) * time.Millisecond
+}
+
+// Expired is closed once the runtime's time for this hand-off has passed.
+// A handler that lets the step time out waits on it and returns
+// HandoffTimedOut.
+func (h *Handoff) Expired() <-chan struct{} { return h.expired }
+
+// HandoffRecord is one hand-off request the host received and how it was
+// answered. Solicited is false when the request named no call of the
+// harness (a page asking on its own behalf): such requests always fail.
+type HandoffRecord struct {
+	Request   HandoffRequest
+	Outcome   HandoffOutcome
+	Reason    string
+	Solicited bool
+}
+
+// HandoffWith plays the user for every hand-off of the page (or, as a call
+// option, of one call): fn performs the step, cancels it, or lets it time
+// out. A panic in fn is reported to the runtime as HandoffFailed. Default:
+// no handler, and the host answers every hand-off with failed.
+func HandoffWith(fn func(*Handoff) HandoffOutcome) Option {
+	return func(s *settings) { s.handoff = fn }
+}
+
+// HandoffTimeout overrides how long the runtime waits for the user (the
+// action declares its own, else the runtime's default of 60 s). Keep it
+// below the call's Timeout.
+func HandoffTimeout(d time.Duration) Option { return func(s *settings) { s.handoffTimeout = d } }
+
+// Handoffs returns every hand-off request the host received, in order.
+func (p *Page) Handoffs() []HandoffRecord {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]HandoffRecord(nil), p.handoffs...)
+}
+
+type handoffAnswer struct {
+	Status HandoffOutcome `json:"status"`
+	Reason string         `json:"reason,omitempty"`
+}
+
+// handoff answers the runtime's hand-off request with the handler of the
+// call it belongs to. It runs on its own goroutine (playwright-go calls
+// bindings that way), so the handler may drive the page while the call
+// waits.
+func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
+	var req HandoffRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return handoffAnswer{Status: HandoffFailed, Reason: "malformed hand-off request"}
+	}
+	p.mu.Lock()
+	call := p.pending[req.ExecutionID]
+	p.mu.Unlock()
+	rec := HandoffRecord{Request: req, Solicited: call != nil}
+	var ans handoffAnswer
+	switch {
+	case call == nil:
+		ans = handoffAnswer{Status: HandoffFailed, Reason: "no call of the host is waiting for this hand-off"}
+	case call.settings.handoff == nil:
+		ans = handoffAnswer{Status: HandoffFailed, Reason: "no hand-off handler"}
+	default:
+		ans = p.runHandoff(call.settings.handoff, req)
+	}
+	rec.Outcome, rec.Reason = ans.Status, ans.Reason
+	p.mu.Lock()
+	p.handoffs = append(p.handoffs, rec)
+	p.mu.Unlock()
+	return ans
+}
+
+func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) (ans handoffAnswer) {
+	h := &Handoff{Request: req, page: p.pw, expired: make(chan struct{})}
+	var once sync.Once
+	expire := func() { once.Do(func() { close(h.expired) }) }
+	timer := time.AfterFunc(h.Timeout(), expire)
+	defer timer.Stop()
+	go func() {
+		select {
+		case <-p.closed:
+			expire()
+		case <-p.crashed:
+			expire()
+		case <-h.expired:
+		}
+	}()
+	defer func() {
+		if r := recover(); r != nil {
+			expire()
+			ans = handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler panicked: %v", r)}
+		}
+	}()
+	out := fn(h)
+	switch out {
+	case HandoffCompleted, HandoffCancelled, HandoffTimedOut, HandoffFailed:
+	default:
+		expire()
+		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}
+	}
+	expire()
+	ans = handoffAnswer{Status: out}
+	switch out {
+	case HandoffCancelled:
+		ans.Reason = "cancelled by the user"
+	case HandoffTimedOut:
+		ans.Reason = "the user did not finish in time"
+	case HandoffFailed:
+		ans.Reason = "the user could not complete the step"
+	}
+	return ans
+}
