@@ -19,15 +19,10 @@ func scenarioCheck(list func(*Manifest) []Scenario, field string, code receipt.C
 			return notProbed(fmt.Sprintf("needs a manifest entry under %s (see docs/manifest.md)", field))
 		}
 		for _, sc := range scenarios {
-			pg, err := p.open(sc.URL, glasstest.Approve(), glasstest.ExpectTimeout(scenarioExpectTimeout))
-			if err != nil {
-				return broken(err)
+			r, o := p.scenario(sc, field)
+			if o != nil {
+				return *o
 			}
-			var args any
-			if sc.Args != nil {
-				args = sc.Args
-			}
-			r := pg.do(sc.Action, args)
 			where := sc.Action
 			if sc.URL != "" {
 				where += " at " + sc.URL
@@ -44,6 +39,30 @@ func scenarioCheck(list func(*Manifest) []Scenario, field string, code receipt.C
 		}
 		return pass()
 	}
+}
+
+// scenario makes one call the manifest names, approved, on the page it
+// names, once per run and transport.
+func (p *probe) scenario(sc Scenario, field string) (*receipt.Receipt, *outcome) {
+	type result struct {
+		r *receipt.Receipt
+		o *outcome
+	}
+	key := fmt.Sprintf("%s|scenario|%s|%s|%s", p.transport, field, sc.Action, sc.URL)
+	v, _ := p.s.memo(key, func() (any, error) {
+		pg, err := p.open(sc.URL, glasstest.Approve(), glasstest.ExpectTimeout(scenarioExpectTimeout))
+		if err != nil {
+			o := broken(err)
+			return result{o: &o}, nil
+		}
+		var args any
+		if sc.Args != nil {
+			args = sc.Args
+		}
+		return result{r: pg.do(sc.Action, args)}, nil
+	})
+	res := v.(result)
+	return res.r, res.o
 }
 
 // scenarioExpectTimeout shortens the wait for an expectation the manifest

@@ -617,14 +617,38 @@ func checkDataBounded(p *probe) outcome {
 	return pass()
 }
 
+// checkExpectOnlyWhenVerified: a receipt whose expectation was not
+// observed (EXPECTATION_FAILED, from the manifest's scenarios) carries no
+// expect, and a receipt of an action whose snapshot declares an
+// expectation reports that one and no other. (An action whose snapshot
+// shows none may declare one that depends on its arguments, so its
+// receipts cannot be judged from outside.)
 func checkExpectOnlyWhenVerified(p *probe) outcome {
-	o, n := p.judgeEach(func(a receipt.ActionInfo) bool { return a.Expect == "" }, func(e *exercised) (bool, string) {
-		if e.r.Result.Expect != "" {
-			return true, fmt.Sprintf("the action declares no expectation, but the receipt reports expect %q", e.r.Result.Expect)
+	judged := 0
+	for _, sc := range p.manifest().ExpectationFailures {
+		r, o := p.scenario(sc, "expectationFailures")
+		if o != nil {
+			return *o
+		}
+		if r.Code() != receipt.CodeExpectationFailed {
+			continue // verify.expectation-failed's violation
+		}
+		judged++
+		if r.Result.Expect != "" {
+			return failf("%s: the expectation was not observed (EXPECTATION_FAILED), but the receipt reports expect %q", sc.Action, r.Result.Expect).
+				with(receiptEvidence("receipt", r))
+		}
+	}
+	o, n := p.judgeEach(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *exercised) (bool, string) {
+		if !e.r.Result.OK {
+			return false, ""
+		}
+		if got := e.r.Result.Expect; got != "" && got != e.action.Expect {
+			return true, fmt.Sprintf("the receipt reports expect %q, but the action declares %q", got, e.action.Expect)
 		}
 		return true, ""
 	})
-	return p.judged(o, n, "no call of an action without an expectation was made")
+	return p.judged(o, n+judged, "needs a manifest entry under expectationFailures, or an action whose snapshot declares an expectation")
 }
 
 func checkDataFunctionOnly(p *probe) outcome {

@@ -171,8 +171,8 @@ func Run(t Target, opts ...Option) (*Report, error) {
 		mu.Unlock()
 	}
 	for _, tr := range cfg.transports {
-		if why := transportUnavailable(tr); why != "" {
-			rep.Notes = append(rep.Notes, why)
+		if why := s.transportUnavailable(tr); why != "" {
+			rep.Notes = append(rep.Notes, string(tr)+": "+why)
 		}
 		// Checks share their probes' results (memoized), so they can run
 		// side by side; audits judge every receipt the run saw, so they go
@@ -238,6 +238,8 @@ type session struct {
 	// invalidSnapshot says why the page's snapshot did not decode, if it
 	// did not.
 	invalidSnapshot string
+	// unavailable says why a transport cannot reach the runtime.
+	unavailable map[glasstest.Transport]string
 
 	mu    sync.Mutex
 	seen  []seen
@@ -327,6 +329,7 @@ func (s *session) setup() error {
 		return &setupError{url: s.target.URL, cause: "cannot read the page model: " + firstLine(err.Error())}
 	}
 	s.base = snap
+	s.checkTransports(p)
 	return nil
 }
 
@@ -377,7 +380,7 @@ func (s *session) check(rule Rule, tr glasstest.Transport) (f Finding) {
 	start := time.Now()
 	f = Finding{Rule: rule, Transport: tr}
 	defer func() { f.Seconds = time.Since(start).Seconds() }()
-	if why := transportUnavailable(tr); why != "" {
+	if why := s.transportUnavailable(tr); why != "" {
 		f.Verdict, f.Message = NotProbed, why
 		return f
 	}

@@ -124,11 +124,12 @@ func TestEveryCheckHasAMutant(t *testing.T) {
 }
 
 // TestTodoExampleConforms runs the whole suite against the Todo example
-// on the reference runtime: no rule may fail. (The proving page's
-// reference run is the package's Ginkgo suite, where every checked rule
-// must pass.)
+// on the reference runtime, over both transports: no rule may fail. (The
+// proving page's reference run is the package's Ginkgo suite, where every
+// checked rule must pass.)
 func TestTodoExampleConforms(t *testing.T) {
-	rep, err := Run(Target{URL: serve(t, app.Handler()), Browser: browser(t)}, WithManifest(todoManifest(t)))
+	rep, err := Run(Target{URL: serve(t, app.Handler()), Browser: browser(t)}, WithManifest(todoManifest(t)),
+		WithTransports(glasstest.TransportBridge, glasstest.TransportWebMCP))
 	if err != nil {
 		t.Fatal(err)
 	}

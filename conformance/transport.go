@@ -1,22 +1,33 @@
 package conformance
 
-import "github.com/glassworks/glass/glasstest"
+import (
+	"fmt"
 
-// WebMCPUnavailable is the reason every rule is not probed over the webmcp
-// transport when this build's harness cannot call through WebMCP.
-const WebMCPUnavailable = "the webmcp transport is not available in this build"
+	"github.com/glassworks/glass/glasstest"
+)
 
-// webMCPSupported says whether glasstest in this build calls actions
-// through Playwright's WebMCP().CallTool when given
-// glasstest.Via(glasstest.TransportWebMCP). Until it does, a run over
-// webmcp would silently go through the bridge and report bridge verdicts as
-// webmcp ones, so every webmcp finding is NotProbed instead.
-var webMCPSupported = false
+// NoWebMCPTools is the reason every rule is not probed over the webmcp
+// transport when the page registered no WebMCP tools: the browser has no
+// document.modelContext, or the runtime registers none.
+const NoWebMCPTools = "the page registers no WebMCP tools (no document.modelContext in this browser, or a runtime that registers none)"
+
+// checkTransports learns, on the set-up page, whether each transport the
+// run uses can reach the runtime; p is that page.
+func (s *session) checkTransports(p *glasstest.Page) {
+	s.unavailable = map[glasstest.Transport]string{}
+	if !containsTransport(s.cfg.transports, glasstest.TransportWebMCP) {
+		return
+	}
+	tools, err := p.Tools()
+	switch {
+	case err != nil:
+		s.unavailable[glasstest.TransportWebMCP] = fmt.Sprintf("the browser cannot list WebMCP tools (%s)", firstLine(err.Error()))
+	case len(tools) == 0:
+		s.unavailable[glasstest.TransportWebMCP] = NoWebMCPTools
+	}
+}
 
 // transportUnavailable returns why t cannot be used, or "".
-func transportUnavailable(t glasstest.Transport) string {
-	if t == glasstest.TransportWebMCP && !webMCPSupported {
-		return WebMCPUnavailable
-	}
-	return ""
+func (s *session) transportUnavailable(t glasstest.Transport) string {
+	return s.unavailable[t]
 }

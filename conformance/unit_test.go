@@ -232,13 +232,14 @@ func TestSelectAndShard(t *testing.T) {
 }
 
 func TestARuleWithoutACheckIsNotProbedNeverPassed(t *testing.T) {
-	s := &session{cfg: &config{}, memos: map[string]*memoEntry{}}
+	s := &session{cfg: &config{}, memos: map[string]*memoEntry{},
+		unavailable: map[glasstest.Transport]string{glasstest.TransportWebMCP: NoWebMCPTools}}
 	f := s.check(Rule{ID: "future.rule"}, glasstest.TransportBridge)
 	if f.Verdict != NotProbed || f.Message != NoCheckYet {
 		t.Errorf("got %s %q, want not probed %q", f.Verdict, f.Message, NoCheckYet)
 	}
 	f = s.check(Catalog[0], glasstest.TransportWebMCP)
-	if f.Verdict != NotProbed || f.Message != WebMCPUnavailable {
+	if f.Verdict != NotProbed || f.Message != NoWebMCPTools {
 		t.Errorf("webmcp: got %s %q", f.Verdict, f.Message)
 	}
 }
@@ -300,7 +301,7 @@ func hostileReport() *Report {
 			{Rule: Rule{ID: "policy.denied", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportBridge,
 				Verdict: Fail, Message: "failed: " + text, Evidence: []Evidence{{Label: "receipt " + text, Text: `{"description": "` + text + `"}`}}},
 			{Rule: Rule{ID: "policy.denied", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportWebMCP,
-				Verdict: NotProbed, Message: WebMCPUnavailable},
+				Verdict: NotProbed, Message: NoWebMCPTools},
 			{Rule: Rule{ID: "changed.bounded", Must: "MUST bound."}, Transport: glasstest.TransportBridge, Verdict: Pass},
 		},
 	}

@@ -293,20 +293,31 @@ func TestExpectedFailuresAndStaleBaselineEntries(t *testing.T) {
 	})
 }
 
+// readsOnly serves a page that declares one read action (nothing needs
+// confirmation) on a runtime that registers no WebMCP tools.
+func readsOnly(t *testing.T) string {
+	t.Helper()
+	noTools := mutants.Mutant{Name: "no-webmcp-tools", Find: "function refreshTools(actions) {", Replace: "function refreshTools(actions) { return;"}
+	src, err := noTools.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, mutants.WithRuntime(src, htmlPage(`<!doctype html><title>Reads</title><script src="/glass-runtime.js"></script>
+<p>Count</p><script>glassRuntime.define({ actions: () => [{ id: "count", kind: "function", risk: "read", run: () => 1 }] });</script>`)))
+}
+
 func TestNotProbedRulesAreSkippedNeverPassed(t *testing.T) {
 	dir := t.TempDir()
 	junit, js := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
-	// A page that declares one read action: nothing needs confirmation.
-	page := serve(t, htmlPage(`<!doctype html><title>Reads</title><script src="/glass-runtime.js"></script>
-<p>Count</p><script>glassRuntime.define({ actions: () => [{ id: "count", kind: "function", risk: "read", run: () => 1 }] });</script>`))
+	page := readsOnly(t)
 	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied,resolve.unknown-id", "--transport", "both", "--junit", junit, "--json", js)
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
 		"NOT PROBED  policy.denied [bridge] — the page declares no available action that needs confirmation",
-		"NOT PROBED  resolve.unknown-id [webmcp] — the webmcp transport is not available in this build",
-		"- the webmcp transport is not available in this build",
+		"NOT PROBED  resolve.unknown-id [webmcp] — the page registers no WebMCP tools",
+		"- webmcp: the page registers no WebMCP tools",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
@@ -329,7 +340,7 @@ func TestNotProbedRulesAreSkippedNeverPassed(t *testing.T) {
 }
 
 func TestARunThatProbedNothingSaysSo(t *testing.T) {
-	r := runBinary(t, "run", "--url", serve(t, mutants.ProvingPage()), "--transport", "webmcp", "--rules", "policy.denied,policy.no-channel")
+	r := runBinary(t, "run", "--url", readsOnly(t), "--transport", "webmcp", "--rules", "policy.denied,policy.no-channel")
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0 (no violation)\n%s%s", r.code, r.stdout, r.stderr)
 	}
