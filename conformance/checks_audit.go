@@ -380,8 +380,9 @@ func checkRecoveryStrategy(p *probe) outcome {
 // path may hold (CONTRACT.md, failure.bounded).
 const MaxFailureText = 1000
 
-// checkFailureBounded judges every failure's text: bounded, and free of the
-// values the probes typed (the value outside the enum) and of secrets.
+// checkFailureBounded judges every failure's text: bounded (a text the
+// strict decoder refuses for its length counts), and free of the values
+// the probes typed (the value outside the enum) and of secrets.
 func checkFailureBounded(p *probe) outcome {
 	var typed []string
 	if res, _, ok := p.refuse(refusalByKind(refOutsideEnum)); ok {
@@ -391,10 +392,19 @@ func checkFailureBounded(p *probe) outcome {
 			}
 		}
 	}
+	// A denial carries a reason: judge one even when run alone.
+	if _, o, ok := p.refuse(refusalByKind(refDenied)); !ok && o.verdict == Fail {
+		return o
+	}
 	calls, _ := p.exercisePlan()
 	for _, pl := range calls {
 		if pl.secret != "" {
 			typed = append(typed, pl.secret)
+		}
+	}
+	for _, sn := range runtimeReceipts(p) {
+		if msg := invalidAt(sn.receipt, "$.result.error"); msg != "" {
+			return failf("%s: the decoder refuses the failure's text: %s", sn.what, msg)
 		}
 	}
 	return auditFailures(p, func(r *receipt.Receipt) string {
