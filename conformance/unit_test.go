@@ -421,7 +421,9 @@ func TestBoundProblems(t *testing.T) {
 		{"omitted not counted", ok(&receipt.Changed{Records: &receipt.RecordChanges{Removed: ids(20), Total: &receipt.Total{From: 30, To: 0}}}), "make -20"},
 		{"omitting with room", ok(&receipt.Changed{State: &receipt.StateChanges{Changed: ids(2), Omitted: 1}}), "changed.state.changed omits 1 entries while listing only 2"},
 		{"negative", ok(&receipt.Changed{Feedback: &receipt.FeedbackChange{Omitted: receipt.FeedbackOmitted{Added: -1}}}), "negative omission count"},
-		{"invalid receipt", &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: receipt.CodeReceiptInvalid, Message: "$.result: want object"}}}, "wrong shape"},
+		{"changed the decoder refuses", &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: receipt.CodeReceiptInvalid,
+			Message: "invalid receipt: $.result.changed.records.removed: want at most 20 entries"}}}, "whose changed the decoder refuses"},
+		{"invalid elsewhere", &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: receipt.CodeReceiptInvalid, Message: "invalid receipt: $.phase: present on a receipt that succeeded"}}}, ""},
 	}
 	for _, tc := range cases {
 		got := boundProblem(tc.r)
