@@ -1,0 +1,33 @@
+package glasstest_test
+
+import (
+	"net/http"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/glasstest"
+)
+
+func TestGlasstest(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "glasstest suite")
+}
+
+var _ = AfterSuite(func() {
+	Expect(glasstest.Stop()).To(Succeed())
+})
+
+// harnessHandler serves testdata/harness.html at / and the reference
+// runtime.
+func harnessHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFile(w, r, "testdata/harness.html")
+	})
+	return mux
+}
