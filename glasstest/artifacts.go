@@ -89,6 +89,22 @@ func (a Artifacts) Files() []string {
 	return out
 }
 
+// Trace records a Playwright trace of the page's browser context (DOM
+// snapshots and network, no screencast: that keeps a spec's overhead a
+// few milliseconds) so that a failing spec leaves it as evidence. A page
+// option. Default: on for Open unless $GLASS_TRACE is 0/false/off; off for
+// OpenPage.
+func Trace(on bool) Option { return func(s *settings) { s.trace = on } }
+
+// ArtifactsDir is where Open keeps the evidence of a failing spec. A page
+// option. Default: $GLASS_ARTIFACTS, else DefaultArtifactsDir under the
+// working directory (the package directory under go test).
+func ArtifactsDir(dir string) Option { return func(s *settings) { s.artifactsDir = dir } }
+
+// KeepArtifacts keeps the evidence of a spec that passed too. A page
+// option. Default: off unless $GLASS_KEEP_ARTIFACTS is 1/true/on.
+func KeepArtifacts() Option { return func(s *settings) { s.keepArtifacts = true } }
+
 // evidence is what Open remembers to name a page's evidence directory.
 type evidence struct {
 	number int

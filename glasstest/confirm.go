@@ -1,6 +1,7 @@
 package glasstest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -36,7 +37,23 @@ const masked = "[sensitive]"
 // execution the harness has in flight and for that execution's action, is
 // put to the spec's policy. An approval carries a fresh ticket, recorded
 // so that VerifyConfirmations can tell a real approval from a claimed one.
-func (p *Page) confirm(req ConfirmRequest, raw bool) confirmAnswer {
+func (p *Page) confirm(req ConfirmRequest) confirmAnswer {
+	return p.answerConfirm(req, false)
+}
+
+// refuseRaw answers a message that came through the raw binding: a
+// confirmation request is recorded as unsolicited and denied, anything else
+// fails.
+func (p *Page) refuseRaw(msg hostMessage) any {
+	if msg.Type != "confirm" {
+		return map[string]string{"status": "failed", "reason": rawBindingReason}
+	}
+	var req ConfirmRequest
+	_ = json.Unmarshal(msg.Request, &req)
+	return p.answerConfirm(req, true)
+}
+
+func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	p.mu.Lock()
 	call := p.pending[req.ExecutionID]
 	if raw || call != nil && call.action != req.Action {
@@ -77,8 +94,8 @@ func (p *Page) confirm(req ConfirmRequest, raw bool) confirmAnswer {
 		if err != nil {
 			ans.Reason = err.Error()
 			p.mu.Lock()
-			if call.panicked == nil {
-				call.panicked = err
+			if p.panics[req.ExecutionID] == nil {
+				p.panics[req.ExecutionID] = err
 			}
 			p.mu.Unlock()
 		}

@@ -21,6 +21,11 @@ const DefaultOpenTimeout = 15 * time.Second
 type Option func(*settings)
 
 type settings struct {
+	// Evidence: page options only (see artifacts.go).
+	trace         bool
+	artifactsDir  string
+	keepArtifacts bool
+
 	policy           policy
 	timeout          time.Duration
 	openTimeout      time.Duration
@@ -28,11 +33,6 @@ type settings struct {
 	expectedRevision *int64
 	secrets          map[string]string
 	transport        Transport
-
-	// Evidence (page options only; see artifacts.go).
-	trace         bool
-	artifactsDir  string
-	keepArtifacts bool
 }
 
 func defaults() settings {
@@ -59,22 +59,6 @@ func (s settings) with(opts []Option) settings {
 	}
 	return s
 }
-
-// Trace records a Playwright trace of the page's browser context (DOM
-// snapshots and network, no screencast: that keeps a spec's overhead a
-// few milliseconds) so that a failing spec leaves it as evidence. A page
-// option. Default: on for Open unless $GLASS_TRACE is 0/false/off; off for
-// OpenPage.
-func Trace(on bool) Option { return func(s *settings) { s.trace = on } }
-
-// ArtifactsDir is where Open keeps the evidence of a failing spec. A page
-// option. Default: $GLASS_ARTIFACTS, else DefaultArtifactsDir under the
-// working directory (the package directory under go test).
-func ArtifactsDir(dir string) Option { return func(s *settings) { s.artifactsDir = dir } }
-
-// KeepArtifacts keeps the evidence of a spec that passed too. A page
-// option. Default: off unless $GLASS_KEEP_ARTIFACTS is 1/true/on.
-func KeepArtifacts() Option { return func(s *settings) { s.keepArtifacts = true } }
 
 // Transport is how the harness reaches the page runtime.
 type Transport string

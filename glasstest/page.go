@@ -136,13 +136,16 @@ type Page struct {
 	// nonce marks the host channel's own messages (see hostScript).
 	nonce string
 	// evidence is set by Open: what to keep when the spec fails.
-	evidence     *evidence
-	traceStopped bool // guarded by mu
+	evidence *evidence
+	// Guarded by mu: approvals by ticket (index in confirmations), panics
+	// of ConfirmWith functions by execution, whether the trace was saved.
+	tickets      map[string]int
+	panics       map[string]error
+	traceStopped bool
 
 	mu            sync.Mutex
 	pending       map[string]*pendingCall
 	confirmations []ConfirmationRecord
-	tickets       map[string]int // ticket → index in confirmations
 	receipts      []*receipt.Receipt
 	snapshots     []*receipt.Snapshot
 	navigations   int
@@ -152,9 +155,6 @@ type pendingCall struct {
 	id       string
 	action   string
 	settings settings
-	// panicked is set when the spec's ConfirmWith function panicked while
-	// answering for this call.
-	panicked error
 }
 
 // OpenPage opens url in a fresh browser context of b and waits for the page
@@ -177,6 +177,7 @@ func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		closed:   make(chan struct{}),
 		pending:  map[string]*pendingCall{},
 		tickets:  map[string]int{},
+		panics:   map[string]error{},
 		nonce:    newID("n_"),
 		fail:     func(error) {},
 	}
@@ -300,9 +301,8 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	}
 	// A message without the host script's nonce came from a page script
 	// calling the raw binding: it is recorded (confirm) and refused.
-	raw := msg.Nonce != p.nonce
-	if raw && msg.Type != "confirm" {
-		return answer(map[string]string{"status": "failed", "reason": rawBindingReason})
+	if msg.Nonce != p.nonce {
+		return answer(p.refuseRaw(msg))
 	}
 	switch msg.Type {
 	case "confirm":
@@ -310,7 +310,7 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 		if err := json.Unmarshal(msg.Request, &req); err != nil {
 			return answer(confirmAnswer{Reason: "malformed confirmation request"})
 		}
-		return answer(p.confirm(req, raw))
+		return answer(p.confirm(req))
 	default:
 		return answer(map[string]string{"status": "failed", "reason": "no hand-off handler"})
 	}
@@ -332,7 +332,7 @@ func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, err
 				ch <- out{nil, fmt.Errorf("playwright-go panicked: %v", r)}
 			}
 		}()
-		v, err := p.pw.Evaluate(script, arg)
+		v, err := p.pw.Evaluate(script, plainJSON(arg))
 		ch <- out{v, err}
 	}()
 	timer := time.NewTimer(timeout)
@@ -350,6 +350,21 @@ func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, err
 	case <-timer.C:
 		return nil, fmt.Errorf("%w after %s", errCallTimeout, timeout)
 	}
+}
+
+// plainJSON gives an evaluation argument the shapes playwright-go can
+// serialise (map[string]any, []any): it panics on a map[string]string, for
+// one. The arguments are JSON data anyway, so a JSON round trip is exact.
+func plainJSON(arg any) any {
+	b, err := json.Marshal(arg)
+	if err != nil {
+		return arg
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return arg
+	}
+	return v
 }
 
 var (
@@ -401,7 +416,12 @@ func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 	r := p.do(id, args, s)
 	p.mu.Lock()
 	p.receipts = append(p.receipts, r)
+	panicked := p.panics[r.ExecutionID]
+	delete(p.panics, r.ExecutionID)
 	p.mu.Unlock()
+	if panicked != nil {
+		p.fail(panicked)
+	}
 	return r
 }
 
@@ -412,31 +432,21 @@ func (p *Page) do(id string, args any, s settings) *receipt.Receipt {
 	}
 	id, argsJSON = p.fold(id, argsJSON, s)
 	execID := newID("act_")
-	call := &pendingCall{id: execID, action: id, settings: s}
 	p.mu.Lock()
-	p.pending[execID] = call
+	p.pending[execID] = &pendingCall{id: execID, action: id, settings: s}
 	navBefore := p.navigations
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()
 		delete(p.pending, execID)
-		panicked := call.panicked
 		p.mu.Unlock()
-		if panicked != nil {
-			p.fail(panicked)
-		}
 	}()
 	options := map[string]any{"executionId": execID}
 	if s.expectedRevision != nil {
 		options["expectedRevision"] = *s.expectedRevision
 	}
 	if len(s.secrets) > 0 {
-		// playwright-go serialises map[string]any, not map[string]string.
-		secrets := make(map[string]any, len(s.secrets))
-		for k, v := range s.secrets {
-			secrets[k] = v
-		}
-		options["secrets"] = secrets
+		options["secrets"] = s.secrets
 	}
 	if s.expectTimeout > 0 {
 		options["expectTimeoutMs"] = s.expectTimeout.Milliseconds()
