@@ -3,6 +3,7 @@ package glasstest_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"slices"
 
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
@@ -37,12 +38,12 @@ func ExamplePage_Do() {
 
 	// An unknown action: the receipt lists what is available instead.
 	r = page.Do("archive@t1", nil)
-	fmt.Println(r.Code(), len(r.Result.Error.Available), "available")
+	fmt.Println(r.Code(), "; remove@t1 available:", slices.Contains(r.Result.Error.Available, "remove@t1"))
 	// Output:
 	// true The task is no longer in the list
 	// removed [t9] of 12
 	// remove@t8 PERMISSION_DENIED policy
-	// ACTION_NOT_FOUND 11 available
+	// ACTION_NOT_FOUND ; remove@t1 available: true
 }
 
 // ConfirmWith plays the user who answers the page's confirmation requests;

@@ -29,9 +29,9 @@ var _ = Describe("The Todo page", func() {
 		Expect(page.Do("remove@t9", nil)).To(FailAtPhase(receipt.PhasePolicy))
 	})
 
-	It("passes: lists twelve remove actions", func() {
+	It("passes: lists a remove action for every task", func() {
 		page := glasstest.Open(url)
-		Expect(page.Actions()).To(HaveLen(12))
+		Expect(page.Actions()).To(ContainElements(HaveField("ID", "remove@t1"), HaveField("ID", "remove@t12")))
 	})
 
 	It("passes: folds remove plus record", func() {
