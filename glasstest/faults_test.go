@@ -74,6 +74,13 @@ var faultKinds = map[string]fault{
 		page: "wrong-shape.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
 		message: `not a receipt: $.result is missing (keys: "id", "status")`,
 	},
+	"the receipt does not match the JSON Schema": {
+		page: "schema-violation.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: "the receipt does not match the schema: schema: receipt.schema.json: ",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			Expect(r.Result.Error.Message).To(ContainSubstring("$.phase"))
+		},
+	},
 	"the receipt is 50 MB": {
 		page: "huge-receipt.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
 		message: "over the 4194304-byte bound (MaxReceiptBytes)",
@@ -206,7 +213,7 @@ var _ = Describe("Faults: Glass never hangs, never panics, and says where", func
 		}
 		AddReportEntry("fault kinds", len(faultKinds))
 		GinkgoWriter.Printf("fault kinds: %d\n", len(faultKinds))
-		Expect(len(faultKinds)).To(BeNumerically(">=", 16))
+		Expect(len(faultKinds)).To(BeNumerically(">=", 17))
 	})
 
 	for name, f := range faultKinds {

@@ -647,6 +647,9 @@ func (p *Page) trySnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	if err := checkDepth([]byte(text)); err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}
+	if err := validateSnapshot([]byte(text)); err != nil {
+		return nil, fmt.Errorf("glasstest: snapshot %q does not match the schema: %w", p.url, err)
+	}
 	s, err := receipt.DecodeSnapshot([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)

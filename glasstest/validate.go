@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/receipt"
+	"github.com/glassworks/glass/schema"
 )
 
 // MaxReceiptDepth is the deepest nesting of objects and arrays the harness
@@ -17,17 +18,19 @@ import (
 const MaxReceiptDepth = 64
 
 // validateReceipt checks a receipt's JSON against the published JSON
-// Schema of the contract. It is the one seam where package schema plugs in
-// once it lands; until then structural checks (decodeReceipt) and
-// receipt.Decode are all there is.
-var validateReceipt = func([]byte) error { return nil }
+// Schema of the contract (package schema). It is the one place the harness
+// does so; a variable so that a test can see a receipt the schema refuses.
+var validateReceipt = schema.ValidateReceipt
+
+// validateSnapshot is validateReceipt's counterpart for snapshots.
+var validateSnapshot = schema.ValidateSnapshot
 
 var errReceiptProtocol = errors.New("receipt of another protocol")
 
 // decodeReceipt turns the runtime's JSON text into a receipt, refusing,
 // with a message that names the cause: nesting beyond MaxReceiptDepth, JSON
 // that is not an object with protocol and result, a receipt of another
-// protocol, a receipt the schema rejects, and anything receipt.Decode
+// protocol, a receipt the JSON Schema rejects, and anything receipt.Decode
 // rejects.
 func decodeReceipt(b []byte) (*receipt.Receipt, error) {
 	if err := checkDepth(b); err != nil {
