@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -56,7 +57,7 @@ func (p *Page) refuseRaw(msg hostMessage) any {
 func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	p.mu.Lock()
 	call := p.pending[req.ExecutionID]
-	if raw || call != nil && call.action != req.Action {
+	if raw || call != nil && call.action != req.Action && !p.isStepOf(req.Action, call.action) {
 		call = nil
 	}
 	secrets := map[string]string{}
@@ -114,6 +115,19 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	}
 	p.mu.Unlock()
 	return ans
+}
+
+// isStepOf reports whether action is a declared step of flow, by the
+// latest snapshot that lists flow (CONTRACT.md, host.ticket-binding: a
+// request may name the call's action or one of its steps). Called with
+// p.mu held.
+func (p *Page) isStepOf(action, flow string) bool {
+	for i := len(p.snapshots) - 1; i >= 0; i-- {
+		if a, ok := p.snapshots[i].Action(flow); ok {
+			return slices.Contains(a.Steps, action)
+		}
+	}
+	return false
 }
 
 // askFunc runs the spec's ConfirmWith function. It runs on Playwright's
@@ -217,7 +231,9 @@ func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 			continue
 		}
 		rec := records[idx]
-		if rec.Request.ExecutionID != r.ExecutionID || rec.Request.Action != c.Action {
+		// A flow's step reports the step's action; the request named the
+		// flow and the step.
+		if rec.Request.ExecutionID != r.ExecutionID || (rec.Request.Action != c.Action && rec.Request.Step != c.Action) {
 			errs = append(errs, fmt.Errorf("%s: ticket %q was issued for %s of execution %s", where, c.Ticket, rec.Request.Action, rec.Request.ExecutionID))
 		}
 	}

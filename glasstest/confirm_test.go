@@ -188,6 +188,39 @@ var _ = Describe("Playing the agent runtime: confirmations", func() {
 	})
 })
 
+var _ = Describe("Confirmations of a flow's steps", func() {
+	var url string
+	BeforeEach(func() {
+		url = glasstest.Serve(harnessHandler()) + "/flow.html"
+	})
+
+	It("answers each step, by the flow and step or by a step the snapshot declares, and the receipt verifies", func() {
+		page := glasstest.Open(url, glasstest.Approve())
+		Expect(page.Snapshot().Actions.Items[0].Steps).To(Equal([]string{"pay", "ship"}))
+		r := page.Do("checkout", nil)
+		Expect(r.Result.OK).To(BeTrue(), "%s", r.GomegaString())
+
+		asked := page.Confirmations()
+		Expect(asked).To(HaveLen(2), "one ask per step")
+		Expect(asked[0].Request.Action).To(Equal("checkout"))
+		Expect(asked[0].Request.Step).To(Equal("pay"))
+		Expect(asked[1].Request.Action).To(Equal("ship"))
+		Expect(asked).To(HaveEach(And(HaveField("Solicited", true), HaveField("Approved", true))))
+		Expect(page.VerifyConfirmations(r)).To(Succeed())
+	})
+
+	It("denies a request naming another action when no snapshot says it is a step", func() {
+		page := glasstest.Open(url, glasstest.Approve())
+		r := page.Do("checkout", nil)
+		Expect(r).To(FailAtPhase(receipt.PhasePolicy))
+		asked := page.Confirmations()
+		Expect(asked).To(HaveLen(2))
+		Expect(asked[0].Approved).To(BeTrue())
+		Expect(asked[1].Solicited).To(BeFalse())
+		Expect(page.VerifyConfirmations(r)).To(Succeed(), "the receipt reports both answers as given")
+	})
+})
+
 var _ = Describe("Confirmation specs read like the contract", func() {
 	It("asks once per dangerous call and reports it in the receipt", func() {
 		page := glasstest.Open(glasstest.Serve(harnessHandler()), glasstest.Approve())

@@ -20,14 +20,18 @@ var _ = AfterSuite(func() {
 	Expect(glasstest.Stop()).To(Succeed())
 })
 
-// harnessHandler serves testdata/harness.html at / and the reference
-// runtime.
+// harnessHandler serves testdata/harness.html at /, testdata/flow.html at
+// /flow.html, and the reference runtime.
 func harnessHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(fixtures.RuntimePath, fixtures.RuntimeHandler())
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		http.ServeFile(w, r, "testdata/harness.html")
-	})
+	page := func(file string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-store")
+			http.ServeFile(w, r, file)
+		}
+	}
+	mux.HandleFunc("/flow.html", page("testdata/flow.html"))
+	mux.HandleFunc("/", page("testdata/harness.html"))
 	return mux
 }
