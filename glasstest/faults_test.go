@@ -50,6 +50,10 @@ var faultKinds = map[string]fault{
 		page: "protocol-mismatch.html", code: receipt.CodeProtocolMismatch, phase: receipt.PhaseTransport,
 		message: `the page runtime speaks "glass.page/v0", want "glass.page/v1"`,
 	},
+	"the receipt says another protocol version": {
+		page: "receipt-protocol.html", code: receipt.CodeProtocolMismatch, phase: receipt.PhaseTransport,
+		message: `receipt of another protocol: the receipt says protocol "glass.page/v2", want "glass.page/v1"`,
+	},
 	"the runtime never answers": {
 		page: "never-answers.html", timeout: 500 * time.Millisecond,
 		code: receipt.CodeCallTimeout, phase: receipt.PhaseTransport,
@@ -213,7 +217,7 @@ var _ = Describe("Faults: Glass never hangs, never panics, and says where", func
 		}
 		AddReportEntry("fault kinds", len(faultKinds))
 		GinkgoWriter.Printf("fault kinds: %d\n", len(faultKinds))
-		Expect(len(faultKinds)).To(BeNumerically(">=", 17))
+		Expect(len(faultKinds)).To(BeNumerically(">=", 18))
 	})
 
 	for name, f := range faultKinds {

@@ -100,7 +100,7 @@ const snapshotScript = `async ([options, maxBytes]) => {
     const v = await rt.snapshot(options);
     s = typeof v === "string" ? v : JSON.stringify(v);
   } catch (e) {
-    return mark("threw", { message: text(e, 500) });
+    return mark("snapshotfailed", { message: text(e, 500) });
   }
   if (typeof s !== "string") return mark("empty");
   if (s.length > maxBytes) return mark("toolarge", { size: s.length });
@@ -402,9 +402,10 @@ func (p *Page) fate(err error) error {
 }
 
 // Do calls the declared action id with args as an agent would and returns
-// the decoded receipt. It never fails the spec and never panics: harness
-// failures (no runtime, a crash, a time-out, a receipt that is not JSON)
-// come back as receipts with phase transport or browser_effect.
+// the decoded receipt. It never panics, and fails the spec only when the
+// spec's own ConfirmWith function panicked: harness failures (no runtime, a
+// crash, a time-out, a receipt that is not JSON) come back as receipts with
+// phase transport or browser_effect.
 //
 // args is nil (no arguments), a value marshalled to JSON, or JSON text
 // (string, []byte or json.RawMessage) passed to the runtime unchanged, so
@@ -670,6 +671,8 @@ func markerMessage(m marker) string {
 		return "the runtime threw synchronously: " + m.Message
 	case "rejected":
 		return "the runtime's promise rejected: " + m.Message
+	case "snapshotfailed":
+		return "the runtime's snapshot failed: " + m.Message
 	case "replaced":
 		return "the runtime global (globalThis.glassRuntime) was replaced after the page loaded"
 	case "inspect":

@@ -48,8 +48,11 @@ func decodeReceipt(b []byte) (*receipt.Receipt, error) {
 	}
 	if raw, ok := top["protocol"]; ok {
 		var proto string
-		if err := json.Unmarshal(raw, &proto); err != nil || proto != receipt.Protocol {
-			return nil, fmt.Errorf("%w: the receipt says protocol %s, want %q", errReceiptProtocol, excerpt(raw), receipt.Protocol)
+		if err := json.Unmarshal(raw, &proto); err != nil {
+			return nil, fmt.Errorf("%w: the receipt's protocol is not a string: %s", errReceiptProtocol, excerpt(raw))
+		}
+		if proto != receipt.Protocol {
+			return nil, fmt.Errorf("%w: the receipt says protocol %q, want %q", errReceiptProtocol, proto, receipt.Protocol)
 		}
 	}
 	if err := validateReceipt(b); err != nil {
