@@ -66,9 +66,9 @@ var _ = Describe("Boot once, isolate always", func() {
 
 	It("fails fast, with the endpoint in the message, when a remote browser is unreachable", func() {
 		start := time.Now()
-		_, err := glasstest.Launch(glasstest.BrowserConfig{Connect: "ws://127.0.0.1:9/", ConnectTimeout: 5 * time.Second})
+		_, err := glasstest.Launch(glasstest.BrowserConfig{Connect: "ws://127.0.0.1:9/", ConnectTimeout: 2 * time.Second})
 		Expect(err).To(MatchError(ContainSubstring(`glasstest: connect to the Playwright server "ws://127.0.0.1:9/"`)))
-		_, err = glasstest.Launch(glasstest.BrowserConfig{ConnectOverCDP: "http://127.0.0.1:9", ConnectTimeout: 5 * time.Second})
+		_, err = glasstest.Launch(glasstest.BrowserConfig{ConnectOverCDP: "http://127.0.0.1:9", ConnectTimeout: 2 * time.Second})
 		Expect(err).To(MatchError(ContainSubstring(`glasstest: connect over CDP to "http://127.0.0.1:9"`)))
 		Expect(time.Since(start)).To(BeNumerically("<", 20*time.Second))
 	})

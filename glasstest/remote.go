@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
@@ -101,6 +102,9 @@ func StartPlaywrightServer() (*PlaywrightServer, error) {
 	}
 	cmd := d.Command("run-server", "--host", "127.0.0.1", "--port", "0", "--unsafe")
 	inOwnGroup(cmd)
+	// The browsers the server launches inherit its stderr; once the server
+	// has exited, Wait must not wait for them to let go of it.
+	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: playwright server: %w", err)
@@ -146,16 +150,23 @@ func StartPlaywrightServer() (*PlaywrightServer, error) {
 	}
 }
 
-// Stop ends the server: it closes its stdin, on which the server exits
-// cleanly, and kills its process group (the server and the browsers it
-// launched) if anything of it is still running DefaultStopTimeout later.
+// serverStopGrace is how long Stop lets the server exit on SIGTERM. Once a
+// browser has run in it, the server may take its time (its own fallback is
+// thirty seconds); its clients have closed their browsers by then, so what
+// is left is killed.
+const serverStopGrace = 2 * time.Second
+
+// Stop ends the server: it closes its stdin and sends it SIGTERM, and kills
+// what is left of its process group (the server and any browser it
+// launched) after serverStopGrace.
 func (s *PlaywrightServer) Stop() error {
 	if s == nil {
 		return nil
 	}
 	s.once.Do(func() {
 		_ = s.stdin.Close()
-		timer := time.NewTimer(DefaultStopTimeout)
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		timer := time.NewTimer(serverStopGrace)
 		defer timer.Stop()
 		select {
 		case <-s.done:
@@ -163,8 +174,7 @@ func (s *PlaywrightServer) Stop() error {
 			killGroup(s.cmd)
 			<-s.done
 		}
-		// The browsers the server launched go with it.
-		if !groupGone(s.cmd, DefaultStopTimeout) {
+		if !groupGone(s.cmd, serverStopGrace) {
 			killGroup(s.cmd)
 			groupGone(s.cmd, time.Second)
 		}

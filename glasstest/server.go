@@ -105,6 +105,9 @@ func StartServer(command, readyURL string, opts ...ServerOption) (*DevServer, er
 	cmd.Env = append(os.Environ(), s.env...)
 	out := &lockedBuffer{max: maxServerOutput}
 	cmd.Stdout, cmd.Stderr = out, out
+	// A process that leaves the group (a daemonising server) may keep the
+	// output pipe open; Wait must not wait for it after the command ended.
+	cmd.WaitDelay = time.Second
 	inOwnGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("glasstest: start %q: %w", command, err)
