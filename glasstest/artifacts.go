@@ -125,7 +125,9 @@ func startTrace(ctx playwright.BrowserContext) error {
 // SaveArtifacts writes the page's evidence into dir (created if needed): the
 // Playwright trace (when the page was opened with Trace(true); saving stops
 // it), a screenshot, and every receipt, snapshot and confirmation of the
-// page as JSON. A piece that cannot be taken (the page crashed, the context
+// page as JSON. The sensitive values of the page's calls are removed from
+// every file and masked on the screenshot (see secrets.go for what that
+// covers). A piece that cannot be taken (the page crashed, the context
 // is gone) is listed in Artifacts.Errors; the error is non-nil only when
 // nothing could be written at all. Each piece is bounded in time.
 func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
@@ -141,6 +143,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		a.Errors = append(a.Errors, fmt.Sprintf("%s: %s", what, firstLine(err.Error())))
 	}
 
+	secrets := p.secrets()
 	p.mu.Lock()
 	receipts := append([]*receipt.Receipt(nil), p.receipts...)
 	snapshots := append([]*receipt.Snapshot(nil), p.snapshots...)
@@ -166,7 +169,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	} {
 		b, err := receipt.CanonicalJSON(f.v)
 		if err == nil {
-			err = os.WriteFile(filepath.Join(abs, f.name), b, 0o644)
+			err = os.WriteFile(filepath.Join(abs, f.name), scrub(b, secrets), 0o644)
 		}
 		if err != nil {
 			note(f.name, err)
@@ -177,10 +180,17 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 
 	shot := filepath.Join(abs, ScreenshotFile)
 	if err := bounded(func() error {
-		_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
+		opts := playwright.PageScreenshotOptions{
 			Path:    playwright.String(shot),
 			Timeout: playwright.Float(float64(artifactTimeout.Milliseconds())),
-		})
+		}
+		if len(secrets) > 0 {
+			if _, err := p.pw.Evaluate(markSecretsScript, plainJSON(secrets)); err != nil {
+				return fmt.Errorf("find sensitive values on the page: %w", err)
+			}
+			opts.Mask = []playwright.Locator{p.pw.Locator("[data-glass-sensitive]")}
+		}
+		_, err := p.pw.Screenshot(opts)
 		return err
 	}); err != nil {
 		note(ScreenshotFile, err)
@@ -194,7 +204,15 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	p.mu.Unlock()
 	if tracing {
 		trace := filepath.Join(abs, TraceFile)
-		if err := bounded(func() error { return p.context.Tracing().Stop(trace) }); err != nil {
+		err := bounded(func() error { return p.context.Tracing().Stop(trace) })
+		if err == nil && len(secrets) > 0 {
+			if err = scrubZip(trace, secrets); err != nil {
+				// A trace that may hold a secret is not kept.
+				_ = os.Remove(trace)
+				err = fmt.Errorf("remove sensitive values: %w", err)
+			}
+		}
+		if err != nil {
 			note(TraceFile, err)
 		} else {
 			a.Trace = trace

@@ -1,6 +1,9 @@
 package glasstest_test
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -83,6 +86,54 @@ var _ = Describe("Evidence", func() {
 		Expect(a.Snapshots).To(BeAnExistingFile())
 		Expect(a.Screenshot).To(BeEmpty())
 		Expect(a.Errors).To(ContainElement(HavePrefix(glasstest.ScreenshotFile + ": ")))
+	})
+
+	It("keeps the sensitive values of the page's calls out of every file, the trace included, and masks them on the screenshot", func() {
+		const secret = "s3cret pw&ü\"x"
+		page := glasstest.Open(url, glasstest.Approve())
+		// The spec plays the user and types the secret, as a hand-off
+		// handler would; the page also shows it.
+		_, err := page.Playwright().Evaluate(`(s) => {
+			document.body.insertAdjacentHTML("beforeend", "<input id=typed><p id=shown></p>");
+			document.getElementById("shown").textContent = "you typed " + s;
+		}`, secret)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(page.Playwright().Fill("#typed", secret)).To(Succeed())
+		r := page.Do("sign-in", map[string]any{"user": "ada", "password": glasstest.SensitiveRef("pw")}, glasstest.Sensitive("pw", secret))
+		Expect(r.Result.OK).To(BeTrue(), "%s", r.GomegaString())
+		page.Snapshot()
+
+		dir := GinkgoT().TempDir()
+		a, err := page.SaveArtifacts(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(a.Errors).To(BeEmpty())
+		Expect(a.Trace).To(BeAnExistingFile())
+		Expect(page.Playwright().Locator("[data-glass-sensitive]").Count()).To(Equal(2), "the input and the paragraph are masked")
+
+		forms := []string{secret, `s3cret pw&ü\"x`, `s3cret pw\u0026ü\"x`, `s3cret pw&\u00fc\"x`, "s3cret+pw%26%C3%BC%22x", "s3cret%20pw"}
+		for _, f := range a.Files() {
+			b, err := os.ReadFile(f)
+			Expect(err).NotTo(HaveOccurred())
+			for _, form := range forms {
+				Expect(bytes.Contains(b, []byte(form))).To(BeFalse(), "%s holds %q", filepath.Base(f), form)
+			}
+		}
+		zr, err := zip.OpenReader(a.Trace)
+		Expect(err).NotTo(HaveOccurred())
+		defer zr.Close()
+		masked := false
+		for _, f := range zr.File {
+			rc, err := f.Open()
+			Expect(err).NotTo(HaveOccurred())
+			b, err := io.ReadAll(rc)
+			rc.Close()
+			Expect(err).NotTo(HaveOccurred())
+			for _, form := range forms {
+				Expect(bytes.Contains(b, []byte(form))).To(BeFalse(), "trace entry %s holds %q", f.Name, form)
+			}
+			masked = masked || bytes.Contains(b, []byte("[sensitive]"))
+		}
+		Expect(masked).To(BeTrue(), "the trace recorded the typing, scrubbed")
 	})
 
 	It("returns a wrapped error when the directory cannot be written", func() {

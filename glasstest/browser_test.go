@@ -70,7 +70,9 @@ var _ = Describe("Boot once, isolate always", func() {
 		Expect(err).To(MatchError(ContainSubstring(`glasstest: connect to the Playwright server "ws://127.0.0.1:9/"`)))
 		_, err = glasstest.Launch(glasstest.BrowserConfig{ConnectOverCDP: "http://127.0.0.1:9", ConnectTimeout: 2 * time.Second})
 		Expect(err).To(MatchError(ContainSubstring(`glasstest: connect over CDP to "http://127.0.0.1:9"`)))
-		Expect(time.Since(start)).To(BeNumerically("<", 20*time.Second))
+		// Each Launch starts a Playwright driver, which on a loaded machine
+		// takes seconds; the bound is only that neither waits forever.
+		Expect(time.Since(start)).To(BeNumerically("<", 90*time.Second))
 	})
 })
 

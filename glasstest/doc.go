@@ -139,7 +139,12 @@
 // snapshots.json, confirmations.json per page — is kept under
 // glass-artifacts/<spec>/page<N>/ and attached to the spec's report as the
 // "glass artifacts" entry, so it appears in Ginkgo's JSON report and as a
-// JUnit property. Nothing is kept for a spec that passes.
+// JUnit property. Nothing is kept for a spec that passes. The sensitive
+// values of the page's calls (Sensitive) are replaced by "[sensitive]" in
+// every file kept — the trace too, where a hand-off handler's typing is
+// recorded — in their plain, JSON, HTML and URL-encoded forms, and every
+// element that shows one is masked on the screenshot; a value the page
+// transforms (hashes, splits, encodes otherwise) is not recognised.
 //
 // # Environment
 //

@@ -142,6 +142,7 @@ type Page struct {
 	tickets      map[string]int
 	panics       map[string]error
 	traceStopped bool
+	secretValues map[string]bool
 
 	mu            sync.Mutex
 	pending       map[string]*pendingCall
@@ -414,6 +415,7 @@ func (p *Page) fate(err error) error {
 // "remove@t9" with the remaining arguments.
 func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 	s := p.settings.with(opts)
+	p.noteSecrets(s.secrets)
 	r := p.do(id, args, s)
 	p.mu.Lock()
 	p.receipts = append(p.receipts, r)
