@@ -13,6 +13,7 @@ import (
 
 	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
 )
 
 var _ = Describe("Evidence", func() {
@@ -73,10 +74,14 @@ var _ = Describe("Evidence", func() {
 	It("saves what it can of a crashed page, within its bound", func() {
 		page := glasstest.Open(glasstest.Serve(faults.Handler())+"/crash.html", glasstest.Trace(true))
 		page.Snapshot()
-		s, err := page.Playwright().Context().NewCDPSession(page.Playwright())
-		Expect(err).NotTo(HaveOccurred())
-		go func() { _, _ = s.Send("Page.crash", nil) }()
-		Eventually(func() string { return page.Do("act", nil, glasstest.Timeout(time.Second)).Code().String() }).Should(Equal("PAGE_CRASHED"))
+		go func() {
+			defer GinkgoRecover()
+			waitInFlight(page)
+			s, err := page.Playwright().Context().NewCDPSession(page.Playwright())
+			Expect(err).NotTo(HaveOccurred())
+			_, _ = s.Send("Page.crash", nil)
+		}()
+		Expect(page.Do("act", nil).Code()).To(Equal(receipt.CodePageCrashed))
 
 		start := time.Now()
 		a, err := page.SaveArtifacts(GinkgoT().TempDir())

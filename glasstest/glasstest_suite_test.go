@@ -3,6 +3,7 @@ package glasstest_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,6 +14,9 @@ import (
 
 func TestGlasstest(t *testing.T) {
 	RegisterFailHandler(Fail)
+	// Conditions here wait on browsers and subprocesses of a machine that
+	// may be busy: a generous deadline, never a sleep.
+	SetDefaultEventuallyTimeout(15 * time.Second)
 	RunSpecs(t, "glasstest suite")
 }
 
