@@ -323,6 +323,12 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 // evaluate runs script with arg in the page, bounded by timeout and by the
 // page's fate: a crash, a close or a navigation ends the wait at once.
 func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, error) {
+	return p.bounded(timeout, func() (any, error) { return p.pw.Evaluate(script, plainJSON(arg)) })
+}
+
+// bounded runs one Playwright call on its own goroutine and waits for it,
+// for timeout, or for the page to crash or close, whichever comes first.
+func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, error) {
 	type out struct {
 		v   any
 		err error
@@ -336,7 +342,7 @@ func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, err
 				ch <- out{nil, fmt.Errorf("playwright-go panicked: %v", r)}
 			}
 		}()
-		v, err := p.pw.Evaluate(script, plainJSON(arg))
+		v, err := call()
 		ch <- out{v, err}
 	}()
 	timer := time.NewTimer(timeout)
