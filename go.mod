@@ -28,3 +28,5 @@ require (
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/tools v0.45.0 // indirect
 )
+
+tool github.com/onsi/ginkgo/v2/ginkgo

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
 )
@@ -38,27 +39,88 @@ type Browser struct {
 	// Executable is the Chromium that was launched, or the endpoint
 	// connected to.
 	Executable string
+	// Mode says how the browser was obtained: ModeLaunch, ModeConnect or
+	// ModeCDP.
+	Mode Mode
 }
+
+// Mode is how a Browser was obtained.
+type Mode string
+
+// The ways to get a browser: launch a local Chromium, connect to a
+// Playwright server (BrowserType.Connect), or attach to a Chromium's
+// DevTools endpoint (BrowserType.ConnectOverCDP).
+const (
+	ModeLaunch  Mode = "launch"
+	ModeConnect Mode = "connect"
+	ModeCDP     Mode = "cdp"
+)
+
+// The environment variables Shared reads (see ConfigFromEnv).
+const (
+	EnvChromium  = "GLASS_CHROMIUM"
+	EnvHeaded    = "GLASS_HEADED"
+	EnvBrowserWS = "GLASS_BROWSER_WS"
+	EnvCDPURL    = "GLASS_CDP_URL"
+)
+
+// DefaultConnectTimeout bounds connecting to a remote browser (both
+// Connect and ConnectOverCDP), so that an unreachable grid fails the
+// suite instead of hanging it.
+const DefaultConnectTimeout = 30 * time.Second
 
 // BrowserConfig says how to get a browser. The zero value launches a
 // local headless Chromium found by FindChromium.
 type BrowserConfig struct {
-	// Executable is the Chromium to launch. Default: FindChromium.
+	// Executable is the Chromium to launch. Default: FindChromium. With
+	// Connect it is passed to the Playwright server as executablePath,
+	// which a server honours only when started with --unsafe (as
+	// StartPlaywrightServer does); default there: the server's own browser.
 	Executable string
 	// Headed shows the browser window. Default false (headless).
 	Headed bool
-	// Args are added to DefaultArgs.
+	// Args are added to DefaultArgs. With Connect they are sent to the
+	// server too (again honoured only by an --unsafe server).
 	Args []string
 	// Progress receives one line per set-up step (driver download). Default:
 	// discarded.
 	Progress io.Writer
+
+	// Connect is the WebSocket endpoint of a Playwright server
+	// (`playwright run-server`, BrowserType.launchServer, a browser grid):
+	// the browser runs there instead of here. Default: launch locally.
+	Connect string
+	// ConnectOverCDP is the DevTools endpoint (http://host:port or
+	// ws://…/devtools/browser/…) of a running Chromium to attach to. Glass
+	// opens its own contexts there and closes only those. Ignored when
+	// Connect is set.
+	ConnectOverCDP string
+	// Headers are sent with the connection request of Connect or
+	// ConnectOverCDP (for example a grid's token).
+	Headers map[string]string
+	// ConnectTimeout bounds connecting. Default: DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+}
+
+// ConfigFromEnv is the configuration Shared uses unless Configure was
+// called: $GLASS_CHROMIUM (the Chromium to launch), $GLASS_HEADED (show
+// the window), $GLASS_BROWSER_WS (connect to this Playwright server
+// instead of launching) and $GLASS_CDP_URL (attach to this DevTools
+// endpoint instead of launching).
+func ConfigFromEnv() BrowserConfig {
+	return BrowserConfig{
+		Executable:     os.Getenv(EnvChromium),
+		Headed:         truthy(os.Getenv(EnvHeaded)),
+		Connect:        os.Getenv(EnvBrowserWS),
+		ConnectOverCDP: os.Getenv(EnvCDPURL),
+	}
 }
 
 // FindChromium looks for a Chromium to launch: $GLASS_CHROMIUM, then
 // Playwright's own browser cache, then chromium, chromium-browser,
 // google-chrome and google-chrome-stable on $PATH.
 func FindChromium() (string, error) {
-	if p := os.Getenv("GLASS_CHROMIUM"); p != "" {
+	if p := os.Getenv(EnvChromium); p != "" {
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
 			return "", fmt.Errorf("glasstest: GLASS_CHROMIUM=%q is not an executable file: %w", p, ErrNoBrowser)
 		}
@@ -138,8 +200,16 @@ func startDriver(progress io.Writer) (*playwright.Playwright, error) {
 	return pw, nil
 }
 
-// Launch starts the Playwright driver and a Chromium.
+// Launch starts the Playwright driver and gets a Chromium as cfg says:
+// it launches a local one, or connects to a Playwright server
+// (cfg.Connect), or attaches to a DevTools endpoint (cfg.ConnectOverCDP).
 func Launch(cfg BrowserConfig) (*Browser, error) {
+	switch {
+	case cfg.Connect != "":
+		return connect(cfg)
+	case cfg.ConnectOverCDP != "":
+		return connectOverCDP(cfg)
+	}
 	exe := cfg.Executable
 	if exe == "" {
 		var err error
@@ -151,21 +221,24 @@ func Launch(cfg BrowserConfig) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{}, DefaultArgs...)
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	args = append(args, cfg.Args...)
 	b, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
 		ExecutablePath: playwright.String(exe),
 		Headless:       playwright.Bool(!cfg.Headed),
-		Args:           args,
+		Args:           launchArgs(cfg),
 	})
 	if err != nil {
 		_ = pw.Stop()
 		return nil, fmt.Errorf("glasstest: launch %q: %w", exe, err)
 	}
-	return &Browser{pw: pw, browser: b, Executable: exe}, nil
+	return &Browser{pw: pw, browser: b, Executable: exe, Mode: ModeLaunch}, nil
+}
+
+func launchArgs(cfg BrowserConfig) []string {
+	args := append([]string{}, DefaultArgs...)
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	return append(args, cfg.Args...)
 }
 
 // Close closes the browser and stops the driver.
@@ -193,18 +266,48 @@ func (b *Browser) Close() error {
 var shared struct {
 	mu      sync.Mutex
 	browser *Browser
+	config  *BrowserConfig
 }
 
-// Shared returns the browser of this test process, launching it on first
-// use with the configuration from the environment ($GLASS_CHROMIUM,
-// $GLASS_HEADED). Every later call returns the same browser; Stop closes it.
+// Configure sets the configuration Shared uses instead of ConfigFromEnv.
+// Call it before the first Shared, typically in the all-process function
+// of SynchronizedBeforeSuite with an endpoint that process 1 started:
+//
+//	var _ = SynchronizedBeforeSuite(func() []byte {
+//		srv, err := glasstest.StartPlaywrightServer()
+//		Expect(err).NotTo(HaveOccurred())
+//		DeferCleanup(srv.Stop)
+//		return []byte(srv.WSEndpoint)
+//	}, func(ws []byte) {
+//		Expect(glasstest.Configure(glasstest.BrowserConfig{Connect: string(ws)})).To(Succeed())
+//	})
+//
+// It fails when the shared browser is already running with another
+// configuration; Stop first to switch.
+func Configure(cfg BrowserConfig) error {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.browser != nil {
+		return errors.New("glasstest: configure: the shared browser is already running; call Stop first")
+	}
+	shared.config = &cfg
+	return nil
+}
+
+// Shared returns the browser of this test process, getting it on first use
+// with the configuration of Configure, or else ConfigFromEnv. Every later
+// call returns the same browser; Stop closes it. Under `ginkgo -p` each
+// process has its own.
 func Shared() (*Browser, error) {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if shared.browser != nil {
 		return shared.browser, nil
 	}
-	cfg := BrowserConfig{Headed: truthy(os.Getenv("GLASS_HEADED"))}
+	cfg := ConfigFromEnv()
+	if shared.config != nil {
+		cfg = *shared.config
+	}
 	b, err := Launch(cfg)
 	if err != nil {
 		return nil, err
@@ -214,13 +317,28 @@ func Shared() (*Browser, error) {
 }
 
 // Stop closes the shared browser, if one was started. Call it from
-// AfterSuite; a later Shared launches a new one.
+// AfterSuite; a later Shared gets a new one.
 func Stop() error {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	b := shared.browser
 	shared.browser = nil
 	return b.Close()
+}
+
+// Contexts is the number of browser contexts open in b, for specs that
+// check that nothing was left behind. A browser attached over CDP counts
+// its default context too.
+func (b *Browser) Contexts() int {
+	if b == nil || b.browser == nil {
+		return 0
+	}
+	return len(b.browser.Contexts())
+}
+
+// Connected reports whether b's browser is still connected.
+func (b *Browser) Connected() bool {
+	return b != nil && b.browser != nil && b.browser.IsConnected()
 }
 
 func truthy(s string) bool {

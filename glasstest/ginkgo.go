@@ -11,13 +11,19 @@ import (
 // browser, waits for the page runtime, and closes the context when the spec
 // ends (DeferCleanup). Any failure fails the spec. Call it inside a spec or
 // a BeforeEach.
+//
+// The context is traced (see Trace). When the spec fails, its evidence — the
+// trace, a screenshot, every receipt, snapshot and confirmation of the page —
+// is kept under the artifacts directory and attached to the spec's report
+// as the "glass artifacts" entry (see ArtifactsDir, KeepArtifacts); when it
+// passes, nothing is kept.
 func Open(url string, opts ...Option) *Page {
 	GinkgoHelper()
 	b, err := Shared()
 	if err != nil {
 		Fail(err.Error())
 	}
-	p, err := OpenPage(b, url, opts...)
+	p, err := OpenPage(b, url, append(evidenceOptions(), opts...)...)
 	if err != nil {
 		Fail(err.Error())
 	}
@@ -25,7 +31,11 @@ func Open(url string, opts ...Option) *Page {
 		GinkgoHelper()
 		Fail(err.Error())
 	}
-	DeferCleanup(p.Close)
+	p.evidence = &evidence{number: pageNumber(CurrentSpecReport())}
+	DeferCleanup(func() error {
+		p.keepEvidence()
+		return p.Close()
+	})
 	return p
 }
 

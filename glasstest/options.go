@@ -21,6 +21,11 @@ const DefaultOpenTimeout = 15 * time.Second
 type Option func(*settings)
 
 type settings struct {
+	// Evidence: page options only (see artifacts.go).
+	trace         bool
+	artifactsDir  string
+	keepArtifacts bool
+
 	policy           policy
 	timeout          time.Duration
 	openTimeout      time.Duration

@@ -24,36 +24,63 @@ const hostBinding = "__glassHostCall"
 // hostScript installs the host channels before any page script runs. The
 // property is neither writable nor configurable, so a page script cannot
 // swap the channel for its own; an answer also carries a ticket that only
-// the host can issue.
+// the host can issue. Every message carries a per-page nonce kept in this
+// closure, so a page script that calls the raw binding instead of
+// glassHost is recognised (and never approved). runtimeReplaced pins the
+// runtime global the first time the harness looks at it and afterwards
+// tells whether a page script has swapped it.
 const hostScript = `(() => {
   const call = globalThis.` + hostBinding + `;
   if (typeof call !== "function" || globalThis.glassHost) return;
-  const send = (type, request) => call(JSON.stringify({ type, request })).then((s) => JSON.parse(s));
+  const nonce = %q;
+  const send = (type, request) => call(JSON.stringify({ type, request, nonce })).then((s) => JSON.parse(s));
   const host = { protocol: "glass.page/v1" };
   if (%s) host.confirm = (request) => send("confirm", request);
   host.handoff = (request) => send("handoff", request);
+  let pinned, isPinned = false;
+  Object.defineProperty(host, "runtimeReplaced", { enumerable: false, value: (rt) => {
+    if (!isPinned) { pinned = rt; isPinned = true; return false; }
+    return rt !== pinned;
+  } });
   Object.defineProperty(globalThis, "glassHost", { value: Object.freeze(host), writable: false, configurable: false, enumerable: false });
 })();`
 
 // bridgeScript calls execute (or resume) on the runtime's global and
 // returns the receipt as JSON text, or a {"$glass": …} marker naming what
-// went wrong on the page side.
+// went wrong on the page side. A synchronous throw and an asynchronous
+// rejection are told apart, and nothing the page hands back (a getter, an
+// error whose toString throws) can make the script itself fail.
 const bridgeScript = `async ([method, id, args, options, maxBytes]) => {
-  const rt = globalThis.glassRuntime;
-  const mark = (kind, extra) => JSON.stringify(Object.assign({ "$glass": kind }, extra || {}));
-  if (!rt || typeof rt !== "object" || typeof rt[method] !== "function") return mark("missing");
-  if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
+  const mark = (kind, extra) => Object.assign({ "$glass": kind }, extra || {});
+  const text = (e, n) => { try { return String(e && e.message !== undefined ? e.message : e).slice(0, n); } catch (_) { return "(unprintable)"; } };
+  let rt, fn;
+  try {
+    rt = globalThis.glassRuntime;
+    if (!rt || (typeof rt !== "object" && typeof rt !== "function") || typeof rt[method] !== "function") return mark("missing");
+    const host = globalThis.glassHost;
+    if (host && typeof host.runtimeReplaced === "function" && host.runtimeReplaced(rt)) return mark("replaced");
+    if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
+    fn = rt[method];
+  } catch (e) {
+    return mark("inspect", { message: text(e, 200) });
+  }
+  let pending;
+  try {
+    pending = method === "resume" ? fn.call(rt, id, options) : fn.call(rt, id, args, options);
+  } catch (e) {
+    return mark("threw", { message: text(e, 500) });
+  }
   let r;
   try {
-    r = method === "resume" ? await rt.resume(id, options) : await rt.execute(id, args, options);
+    r = await pending;
   } catch (e) {
-    return mark("threw", { message: String(e && e.message ? e.message : e).slice(0, 500) });
+    return mark("rejected", { message: text(e, 500) });
   }
   let s;
   try {
     s = typeof r === "string" ? r : JSON.stringify(r);
   } catch (e) {
-    return mark("unserializable", { message: String(e && e.message ? e.message : e).slice(0, 200) });
+    return mark("unserializable", { message: text(e, 200) });
   }
   if (typeof s !== "string") return mark("empty");
   if (s.length > maxBytes) return mark("toolarge", { size: s.length });
@@ -61,26 +88,32 @@ const bridgeScript = `async ([method, id, args, options, maxBytes]) => {
 }`
 
 const snapshotScript = `async ([options, maxBytes]) => {
-  const rt = globalThis.glassRuntime;
-  const mark = (kind, extra) => JSON.stringify(Object.assign({ "$glass": kind }, extra || {}));
-  if (!rt || typeof rt !== "object" || typeof rt.snapshot !== "function") return mark("missing");
-  if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
+  const mark = (kind, extra) => Object.assign({ "$glass": kind }, extra || {});
+  const text = (e, n) => { try { return String(e && e.message !== undefined ? e.message : e).slice(0, n); } catch (_) { return "(unprintable)"; } };
   let s;
   try {
+    const rt = globalThis.glassRuntime;
+    if (!rt || typeof rt !== "object" || typeof rt.snapshot !== "function") return mark("missing");
+    const host = globalThis.glassHost;
+    if (host && typeof host.runtimeReplaced === "function" && host.runtimeReplaced(rt)) return mark("replaced");
+    if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
     const v = await rt.snapshot(options);
     s = typeof v === "string" ? v : JSON.stringify(v);
   } catch (e) {
-    return mark("threw", { message: String(e && e.message ? e.message : e).slice(0, 500) });
+    return mark("snapshotfailed", { message: text(e, 500) });
   }
   if (typeof s !== "string") return mark("empty");
   if (s.length > maxBytes) return mark("toolarge", { size: s.length });
   return s;
 }`
 
+// readyScript waits for the runtime and pins it (see hostScript).
 const readyScript = `async () => {
   const rt = globalThis.glassRuntime;
   if (!rt || typeof rt !== "object") return "";
   if (typeof rt.ready === "function") await rt.ready();
+  const host = globalThis.glassHost;
+  if (host && typeof host.runtimeReplaced === "function") host.runtimeReplaced(globalThis.glassRuntime);
   return String(rt.protocol);
 }`
 
@@ -98,7 +131,18 @@ type Page struct {
 
 	crashed chan struct{}
 	closed  chan struct{}
-	once    struct{ crash, close sync.Once }
+	once    struct{ crash, close, closeContext sync.Once }
+
+	// nonce marks the host channel's own messages (see hostScript).
+	nonce string
+	// evidence is set by Open: what to keep when the spec fails.
+	evidence *evidence
+	// Guarded by mu: approvals by ticket (index in confirmations), panics
+	// of ConfirmWith functions by execution, whether the trace was saved.
+	tickets      map[string]int
+	panics       map[string]error
+	traceStopped bool
+	secretValues map[string]bool
 
 	mu            sync.Mutex
 	pending       map[string]*pendingCall
@@ -113,17 +157,6 @@ type pendingCall struct {
 	id       string
 	action   string
 	settings settings
-}
-
-// ConfirmationRecord is one confirmation request the host received and how
-// it answered. Solicited is false when the request named no call the
-// harness had in flight (a page asking on its own behalf): such requests
-// are always denied.
-type ConfirmationRecord struct {
-	Request   ConfirmRequest
-	Approved  bool
-	Ticket    string
-	Solicited bool
 }
 
 // OpenPage opens url in a fresh browser context of b and waits for the page
@@ -145,11 +178,20 @@ func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		crashed:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		pending:  map[string]*pendingCall{},
+		tickets:  map[string]int{},
+		panics:   map[string]error{},
+		nonce:    newID("n_"),
 		fail:     func(error) {},
 	}
 	if err := p.install(); err != nil {
 		_ = ctx.Close()
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
+	}
+	if s.trace {
+		if err := startTrace(ctx); err != nil {
+			_ = ctx.Close()
+			return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
+		}
 	}
 	pg, err := ctx.NewPage()
 	if err != nil {
@@ -188,19 +230,22 @@ func (p *Page) install() error {
 	if p.settings.policy.kind == policyNoChannel {
 		withConfirm = "false"
 	}
-	script := fmt.Sprintf(hostScript, withConfirm)
+	script := fmt.Sprintf(hostScript, p.nonce, withConfirm)
 	if err := p.context.AddInitScript(playwright.Script{Content: &script}); err != nil {
 		return fmt.Errorf("install host channel: %w", err)
 	}
 	return nil
 }
 
-// Close closes the page's browser context.
+// Close closes the page's browser context. Closing twice does nothing.
 func (p *Page) Close() error {
-	if err := p.context.Close(); err != nil {
-		return fmt.Errorf("glasstest: close %q: %w", p.url, err)
-	}
-	return nil
+	var err error
+	p.once.closeContext.Do(func() {
+		if cerr := p.context.Close(); cerr != nil {
+			err = fmt.Errorf("glasstest: close %q: %w", p.url, cerr)
+		}
+	})
+	return err
 }
 
 // Playwright returns the underlying Playwright page, for acting as the user
@@ -233,6 +278,7 @@ func newID(prefix string) string {
 type hostMessage struct {
 	Type    string          `json:"type"`
 	Request json.RawMessage `json:"request"`
+	Nonce   string          `json:"nonce"`
 }
 
 type confirmAnswer struct {
@@ -255,6 +301,11 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	if err := json.Unmarshal([]byte(text), &msg); err != nil {
 		return answer(confirmAnswer{Reason: "malformed host request"})
 	}
+	// A message without the host script's nonce came from a page script
+	// calling the raw binding: it is recorded (confirm) and refused.
+	if msg.Nonce != p.nonce {
+		return answer(p.refuseRaw(msg))
+	}
 	switch msg.Type {
 	case "confirm":
 		var req ConfirmRequest
@@ -269,54 +320,39 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	}
 }
 
-func (p *Page) confirm(req ConfirmRequest) confirmAnswer {
-	p.mu.Lock()
-	call := p.pending[req.ExecutionID]
-	if call != nil && call.action != req.Action {
-		call = nil
-	}
-	p.mu.Unlock()
-	rec := ConfirmationRecord{Request: req, Solicited: call != nil}
-	var ans confirmAnswer
-	switch {
-	case call == nil:
-		ans.Reason = "no call of the host is waiting for this confirmation"
-	case call.settings.policy.kind == policyNoChannel:
-		ans.Reason = "no confirmation channel"
-	case call.settings.policy.kind == policyApprove:
-		ans.Approved = true
-	case call.settings.policy.kind == policyFunc:
-		ans.Approved = call.settings.policy.fn(req)
-	}
-	if ans.Approved {
-		ans.Ticket = newID("tk_")
-	} else if ans.Reason == "" {
-		ans.Reason = "denied by the user"
-	}
-	rec.Approved, rec.Ticket = ans.Approved, ans.Ticket
-	p.mu.Lock()
-	p.confirmations = append(p.confirmations, rec)
-	p.mu.Unlock()
-	return ans
-}
-
 // evaluate runs script with arg in the page, bounded by timeout and by the
 // page's fate: a crash, a close or a navigation ends the wait at once.
 func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, error) {
+	return p.bounded(timeout, func() (any, error) { return p.pw.Evaluate(script, plainJSON(arg)) })
+}
+
+// bounded runs one Playwright call on its own goroutine and waits for it,
+// for timeout, or for the page to crash or close, whichever comes first.
+func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, error) {
 	type out struct {
 		v   any
 		err error
 	}
 	ch := make(chan out, 1)
 	go func() {
-		v, err := p.pw.Evaluate(script, arg)
+		// playwright-go panics on argument types it cannot serialise; a
+		// panic on this goroutine would end the whole test binary.
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- out{nil, fmt.Errorf("playwright-go panicked: %v", r)}
+			}
+		}()
+		v, err := call()
 		ch <- out{v, err}
 	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case o := <-ch:
-		return o.v, o.err
+		if o.err != nil {
+			return nil, p.fate(o.err)
+		}
+		return o.v, nil
 	case <-p.crashed:
 		return nil, errPageCrashed
 	case <-p.closed:
@@ -326,16 +362,60 @@ func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, err
 	}
 }
 
+// plainJSON gives an evaluation argument the shapes playwright-go can
+// serialise (map[string]any, []any): it panics on a map[string]string, for
+// one. The arguments are JSON data anyway, so a JSON round trip is exact.
+func plainJSON(arg any) any {
+	b, err := json.Marshal(arg)
+	if err != nil {
+		return arg
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return arg
+	}
+	return v
+}
+
 var (
-	errPageCrashed = errors.New("the page crashed")
-	errPageClosed  = errors.New("the page was closed")
-	errCallTimeout = errors.New("no answer from the page")
+	errPageCrashed   = errors.New("the page crashed")
+	errPageClosed    = errors.New("the page was closed")
+	errPageNavigated = errors.New("the page navigated away")
+	errCallTimeout   = errors.New("no answer from the page")
 )
 
+// pageEventGrace is how long a failed evaluation waits for the page's
+// crash or close event, which Playwright may deliver after the error.
+const pageEventGrace = 300 * time.Millisecond
+
+// fate names what happened to the page when an evaluation failed: Playwright
+// reports a crash, a close or a navigation as an error of the evaluation,
+// and its page events can trail that error by a moment.
+func (p *Page) fate(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "Execution context was destroyed"), strings.Contains(msg, "navigation"):
+		return fmt.Errorf("%w: %w", errPageNavigated, err)
+	case strings.Contains(msg, "crash"):
+		return fmt.Errorf("%w: %w", errPageCrashed, err)
+	}
+	grace := time.NewTimer(pageEventGrace)
+	defer grace.Stop()
+	select {
+	case <-p.crashed:
+		return fmt.Errorf("%w: %w", errPageCrashed, err)
+	case <-p.closed:
+		return fmt.Errorf("%w: %w", errPageClosed, err)
+	case <-grace.C:
+		return err
+	}
+}
+
 // Do calls the declared action id with args as an agent would and returns
-// the decoded receipt. It never fails the spec and never panics: harness
-// failures (no runtime, a crash, a time-out, a receipt that is not JSON)
-// come back as receipts with phase transport or browser_effect.
+// the decoded receipt. It never panics, and fails the spec only when the
+// spec's own ConfirmWith function panicked: harness failures (no runtime, a
+// crash, a time-out, a receipt that is not JSON) come back as receipts with
+// phase transport or browser_effect.
 //
 // args is nil (no arguments), a value marshalled to JSON, or JSON text
 // (string, []byte or json.RawMessage) passed to the runtime unchanged, so
@@ -344,10 +424,16 @@ var (
 // "remove@t9" with the remaining arguments.
 func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 	s := p.settings.with(opts)
+	p.noteSecrets(s.secrets)
 	r := p.do(id, args, s)
 	p.mu.Lock()
 	p.receipts = append(p.receipts, r)
+	panicked := p.panics[r.ExecutionID]
+	delete(p.panics, r.ExecutionID)
 	p.mu.Unlock()
+	if panicked != nil {
+		p.fail(panicked)
+	}
 	return r
 }
 
@@ -441,11 +527,32 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	return id, argsJSON
 }
 
+// marker is what the bridge script returns instead of a receipt when the
+// page side went wrong. It arrives as an object while a receipt always
+// arrives as text, so a runtime cannot pass one off as the other.
 type marker struct {
-	Glass   string `json:"$glass"`
-	Got     string `json:"got"`
-	Message string `json:"message"`
-	Size    int    `json:"size"`
+	Glass   string
+	Got     string
+	Message string
+	Size    int
+}
+
+func asMarker(v any) (marker, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return marker{}, false
+	}
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	var size int
+	switch n := m["size"].(type) {
+	case int:
+		size = n
+	case int64:
+		size = int(n)
+	case float64:
+		size = int(n)
+	}
+	return marker{Glass: str("$glass"), Got: str("got"), Message: str("message"), Size: size}, str("$glass") != ""
 }
 
 func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *receipt.Receipt {
@@ -458,38 +565,42 @@ func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *re
 			return harnessReceipt(id, execID, receipt.CodePageCrashed, "the page crashed while the call was executing")
 		case errors.Is(err, errPageClosed):
 			return harnessReceipt(id, execID, receipt.CodePageClosed, "the page was closed while the call was executing")
-		case navigated:
+		case navigated, errors.Is(err, errPageNavigated):
 			return harnessReceipt(id, execID, receipt.CodePageNavigated, "the page navigated away while the call was executing")
 		case errors.Is(err, errCallTimeout):
 			return harnessReceipt(id, execID, receipt.CodeCallTimeout, "the page did not answer: "+err.Error())
 		}
 		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
 	}
-	text, ok := v.(string)
-	if !ok {
-		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the runtime returned %T, want JSON text", v))
-	}
-	if strings.HasPrefix(text, `{"$glass":`) {
-		var m marker
-		_ = json.Unmarshal([]byte(text), &m)
+	if m, ok := asMarker(v); ok {
 		switch m.Glass {
 		case "missing":
 			return harnessReceipt(id, execID, receipt.CodeRuntimeMissing, "the page has no Glass runtime (globalThis.glassRuntime)")
 		case "protocol":
 			return harnessReceipt(id, execID, receipt.CodeProtocolMismatch, fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol))
-		case "threw":
-			r := harnessReceipt(id, execID, receipt.CodeExecutionFailed, "the runtime threw: "+m.Message)
-			r.Phase = receipt.PhaseDispatch
-			return r
-		case "toolarge":
-			return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the receipt is %d bytes, over the %d-byte bound", m.Size, MaxReceiptBytes))
+		case "threw", "rejected":
+			// The seed: the agent runtime turns an unexpected throw into
+			// EXECUTION_FAILED, phase dispatch.
+			return harnessReceipt(id, execID, receipt.CodeExecutionFailed, markerMessage(m))
 		default:
-			return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, "the runtime returned no receipt: "+m.Glass)
+			code := receipt.CodeReceiptInvalid
+			if m.Glass == "replaced" || m.Glass == "inspect" {
+				code = receipt.CodeTransportFailed
+			}
+			return harnessReceipt(id, execID, code, markerMessage(m))
 		}
 	}
-	r, err := receipt.Decode([]byte(text))
+	text, ok := v.(string)
+	if !ok {
+		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the bridge returned %T, want JSON text", v))
+	}
+	r, err := decodeReceipt([]byte(text))
 	if err != nil {
-		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, err.Error())
+		code := receipt.CodeReceiptInvalid
+		if errors.Is(err, errReceiptProtocol) {
+			code = receipt.CodeProtocolMismatch
+		}
+		return harnessReceipt(id, execID, code, err.Error())
 	}
 	return r
 }
@@ -537,11 +648,15 @@ func (p *Page) trySnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}
-	text, _ := v.(string)
-	if strings.HasPrefix(text, `{"$glass":`) {
-		var m marker
-		_ = json.Unmarshal([]byte(text), &m)
+	if m, ok := asMarker(v); ok {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %s", p.url, markerMessage(m))
+	}
+	text, _ := v.(string)
+	if err := checkDepth([]byte(text)); err != nil {
+		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
+	}
+	if err := validateSnapshot([]byte(text)); err != nil {
+		return nil, fmt.Errorf("glasstest: snapshot %q does not match the schema: %w", p.url, err)
 	}
 	s, err := receipt.DecodeSnapshot([]byte(text))
 	if err != nil {
@@ -560,9 +675,21 @@ func markerMessage(m marker) string {
 	case "protocol":
 		return fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol)
 	case "threw":
-		return "the runtime threw: " + m.Message
+		return "the runtime threw synchronously: " + m.Message
+	case "rejected":
+		return "the runtime's promise rejected: " + m.Message
+	case "snapshotfailed":
+		return "the runtime's snapshot failed: " + m.Message
+	case "replaced":
+		return "the runtime global (globalThis.glassRuntime) was replaced after the page loaded"
+	case "inspect":
+		return "the runtime global cannot be inspected: " + m.Message
+	case "unserializable":
+		return "the runtime's answer cannot be serialised to JSON: " + m.Message
+	case "empty":
+		return "the runtime answered with nothing (undefined)"
 	case "toolarge":
-		return fmt.Sprintf("the answer is %d bytes, over the %d-byte bound", m.Size, MaxReceiptBytes)
+		return fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", m.Size, MaxReceiptBytes)
 	}
 	return "the runtime returned nothing usable: " + m.Glass
 }

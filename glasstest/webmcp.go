@@ -98,31 +98,14 @@ func toolFor(snap *receipt.Snapshot, id string, args map[string]any) (string, bo
 // callTool calls one WebMCP tool, bounded by timeout and by the page's
 // fate, like evaluate.
 func (p *Page) callTool(timeout time.Duration, name string, input map[string]any) (any, error) {
-	type out struct {
-		v   any
-		err error
-	}
-	ch := make(chan out, 1)
 	ms := float64(timeout.Milliseconds())
-	go func() {
-		v, err := p.pw.MainFrame().WebMCP().CallTool(name, input, playwright.WebMCPCallToolOptions{Timeout: &ms})
-		ch <- out{v, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case o := <-ch:
-		if o.err != nil {
-			return nil, fmt.Errorf("call WebMCP tool %q: %w", name, o.err)
-		}
-		return o.v, nil
-	case <-p.crashed:
-		return nil, errPageCrashed
-	case <-p.closed:
-		return nil, errPageClosed
-	case <-timer.C:
-		return nil, fmt.Errorf("%w after %s", errCallTimeout, timeout)
+	v, err := p.bounded(timeout, func() (any, error) {
+		return p.pw.MainFrame().WebMCP().CallTool(name, plainJSON(input), playwright.WebMCPCallToolOptions{Timeout: &ms})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("call WebMCP tool %q: %w", name, err)
 	}
+	return v, nil
 }
 
 // receiptText takes the receipt out of a tool result: structuredContent

@@ -1,0 +1,336 @@
+package glasstest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// DefaultArtifactsDir is where the evidence of failing specs goes unless
+// $GLASS_ARTIFACTS or ArtifactsDir says otherwise; relative to the working
+// directory.
+const DefaultArtifactsDir = "glass-artifacts"
+
+// The environment variables of the evidence.
+const (
+	EnvArtifacts     = "GLASS_ARTIFACTS"
+	EnvKeepArtifacts = "GLASS_KEEP_ARTIFACTS"
+	EnvTrace         = "GLASS_TRACE"
+)
+
+// ArtifactsEntry is the name of the report entry that lists a page's
+// evidence.
+const ArtifactsEntry = "glass artifacts"
+
+// artifactTimeout bounds each piece of evidence (a screenshot of a page
+// that no longer paints, the trace of a browser that went away).
+const artifactTimeout = 10 * time.Second
+
+// The names of the files of one page's evidence.
+const (
+	TraceFile         = "trace.zip"
+	ScreenshotFile    = "screenshot.png"
+	ReceiptsFile      = "receipts.json"
+	SnapshotsFile     = "snapshots.json"
+	ConfirmationsFile = "confirmations.json"
+)
+
+// Artifacts lists the evidence of one page kept on disk: absolute paths of
+// the files written (empty when a piece could not be taken) and, for each
+// piece that failed, why. It is the value of the "glass artifacts" report
+// entry, so it appears in Ginkgo's JSON report and as a JUnit property.
+type Artifacts struct {
+	URL           string   `json:"url"`
+	Dir           string   `json:"dir"`
+	Trace         string   `json:"trace,omitempty"`
+	Screenshot    string   `json:"screenshot,omitempty"`
+	Receipts      string   `json:"receipts,omitempty"`
+	Snapshots     string   `json:"snapshots,omitempty"`
+	Confirmations string   `json:"confirmations,omitempty"`
+	Errors        []string `json:"errors,omitempty"`
+}
+
+// String renders the entry for Ginkgo's console report: one path a line.
+func (a Artifacts) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "evidence of %s in %s", a.URL, a.Dir)
+	for _, f := range []string{a.Trace, a.Screenshot, a.Receipts, a.Snapshots, a.Confirmations} {
+		if f != "" {
+			fmt.Fprintf(&b, "\n  %s", f)
+		}
+	}
+	for _, e := range a.Errors {
+		fmt.Fprintf(&b, "\n  not kept: %s", e)
+	}
+	if a.Trace != "" {
+		fmt.Fprintf(&b, "\n  view the trace: npx playwright show-trace %s", a.Trace)
+	}
+	return b.String()
+}
+
+// Files lists the paths written, in a fixed order.
+func (a Artifacts) Files() []string {
+	var out []string
+	for _, f := range []string{a.Trace, a.Screenshot, a.Receipts, a.Snapshots, a.Confirmations} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Trace records a Playwright trace of the page's browser context (DOM
+// snapshots and network, no screencast: that keeps a spec's overhead a
+// few milliseconds) so that a failing spec leaves it as evidence. A page
+// option. Default: on for Open unless $GLASS_TRACE is 0/false/off; off for
+// OpenPage.
+func Trace(on bool) Option { return func(s *settings) { s.trace = on } }
+
+// ArtifactsDir is where Open keeps the evidence of a failing spec. A page
+// option. Default: $GLASS_ARTIFACTS, else DefaultArtifactsDir under the
+// working directory (the package directory under go test).
+func ArtifactsDir(dir string) Option { return func(s *settings) { s.artifactsDir = dir } }
+
+// KeepArtifacts keeps the evidence of a spec that passed too. A page
+// option. Default: off unless $GLASS_KEEP_ARTIFACTS is 1/true/on.
+func KeepArtifacts() Option { return func(s *settings) { s.keepArtifacts = true } }
+
+// evidence is what Open remembers to name a page's evidence directory.
+type evidence struct {
+	number int
+}
+
+func startTrace(ctx playwright.BrowserContext) error {
+	err := ctx.Tracing().Start(playwright.TracingStartOptions{
+		Snapshots:   playwright.Bool(true),
+		Screenshots: playwright.Bool(false),
+		Sources:     playwright.Bool(false),
+	})
+	if err != nil {
+		return fmt.Errorf("start tracing: %w", err)
+	}
+	return nil
+}
+
+// SaveArtifacts writes the page's evidence into dir (created if needed): the
+// Playwright trace (when the page was opened with Trace(true); saving stops
+// it), a screenshot, and every receipt, snapshot and confirmation of the
+// page as JSON. The sensitive values of the page's calls are removed from
+// every file and masked on the screenshot (see secrets.go for what that
+// covers). A piece that cannot be taken (the page crashed, the context
+// is gone) is listed in Artifacts.Errors; the error is non-nil only when
+// nothing could be written at all. Each piece is bounded in time.
+func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Artifacts{}, fmt.Errorf("glasstest: save artifacts: %w", err)
+	}
+	a := Artifacts{URL: p.url, Dir: abs}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return a, fmt.Errorf("glasstest: save artifacts: %w", err)
+	}
+	note := func(what string, err error) {
+		a.Errors = append(a.Errors, fmt.Sprintf("%s: %s", what, firstLine(err.Error())))
+	}
+
+	secrets := p.secrets()
+	p.mu.Lock()
+	receipts := append([]*receipt.Receipt(nil), p.receipts...)
+	snapshots := append([]*receipt.Snapshot(nil), p.snapshots...)
+	confirmations := append([]ConfirmationRecord(nil), p.confirmations...)
+	p.mu.Unlock()
+	if receipts == nil {
+		receipts = []*receipt.Receipt{}
+	}
+	if snapshots == nil {
+		snapshots = []*receipt.Snapshot{}
+	}
+	if confirmations == nil {
+		confirmations = []ConfirmationRecord{}
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+		dst  *string
+	}{
+		{ReceiptsFile, receipts, &a.Receipts},
+		{SnapshotsFile, snapshots, &a.Snapshots},
+		{ConfirmationsFile, confirmations, &a.Confirmations},
+	} {
+		b, err := receipt.CanonicalJSON(f.v)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(abs, f.name), scrub(b, secrets), 0o644)
+		}
+		if err != nil {
+			note(f.name, err)
+			continue
+		}
+		*f.dst = filepath.Join(abs, f.name)
+	}
+
+	shot := filepath.Join(abs, ScreenshotFile)
+	if err := bounded(func() error {
+		opts := playwright.PageScreenshotOptions{
+			Path:    playwright.String(shot),
+			Timeout: playwright.Float(float64(artifactTimeout.Milliseconds())),
+		}
+		if len(secrets) > 0 {
+			if _, err := p.pw.Evaluate(markSecretsScript, plainJSON(secrets)); err != nil {
+				return fmt.Errorf("find sensitive values on the page: %w", err)
+			}
+			opts.Mask = []playwright.Locator{p.pw.Locator("[data-glass-sensitive]")}
+		}
+		_, err := p.pw.Screenshot(opts)
+		return err
+	}); err != nil {
+		note(ScreenshotFile, err)
+	} else {
+		a.Screenshot = shot
+	}
+
+	p.mu.Lock()
+	tracing := p.settings.trace && !p.traceStopped
+	p.traceStopped = true // a trace can be stopped once
+	p.mu.Unlock()
+	if tracing {
+		trace := filepath.Join(abs, TraceFile)
+		err := bounded(func() error { return p.context.Tracing().Stop(trace) })
+		if err == nil && len(secrets) > 0 {
+			if err = scrubZip(trace, secrets); err != nil {
+				// A trace that may hold a secret is not kept.
+				_ = os.Remove(trace)
+				err = fmt.Errorf("remove sensitive values: %w", err)
+			}
+		}
+		if err != nil {
+			note(TraceFile, err)
+		} else {
+			a.Trace = trace
+		}
+	}
+	if len(a.Files()) == 0 {
+		return a, fmt.Errorf("glasstest: save artifacts in %q: nothing could be written: %s", abs, strings.Join(a.Errors, "; "))
+	}
+	return a, nil
+}
+
+// bounded runs fn, giving up after artifactTimeout: evidence must never
+// hang a suite that is already failing.
+func bounded(fn func() error) error {
+	ch := make(chan error, 1)
+	go func() { ch <- fn() }()
+	timer := time.NewTimer(artifactTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-ch:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("gave up after %s", artifactTimeout)
+	}
+}
+
+// evidenceOptions are the page options Open puts before the spec's own:
+// tracing on unless $GLASS_TRACE says off, the artifacts directory and
+// keep flag from the environment.
+func evidenceOptions() []Option {
+	opts := []Option{Trace(!falsy(os.Getenv(EnvTrace)))}
+	if dir := os.Getenv(EnvArtifacts); dir != "" {
+		opts = append(opts, ArtifactsDir(dir))
+	}
+	if truthy(os.Getenv(EnvKeepArtifacts)) {
+		opts = append(opts, KeepArtifacts())
+	}
+	return opts
+}
+
+func falsy(s string) bool {
+	switch strings.ToLower(s) {
+	case "0", "false", "no", "off":
+		return true
+	}
+	return false
+}
+
+// keepEvidence runs in the cleanup of a spec that opened p: when the spec
+// failed (or KeepArtifacts), it saves p's evidence under a directory named
+// for the spec and attaches it to the report, together with the output of
+// suite-level dev servers.
+func (p *Page) keepEvidence() {
+	rep := CurrentSpecReport()
+	failed := rep.Failed()
+	if !failed && !p.settings.keepArtifacts {
+		return
+	}
+	root := p.settings.artifactsDir
+	if root == "" {
+		root = DefaultArtifactsDir
+	}
+	n := 1
+	if p.evidence != nil {
+		n = p.evidence.number
+	}
+	dir := filepath.Join(root, specDirName(rep.FullText(), rep.LeafNodeLocation.String(), rep.NumAttempts), fmt.Sprintf("page%d", n))
+	a, err := p.SaveArtifacts(dir)
+	if err != nil {
+		a.Errors = append(a.Errors, err.Error())
+	}
+	AddReportEntry(ArtifactsEntry, a, ReportEntryVisibilityFailureOrVerbose)
+	if failed {
+		for _, d := range servers.suiteLevel() {
+			d.report()
+		}
+	}
+}
+
+// specDirName is a file-safe, readable and unique directory name for one
+// attempt of one spec in one process.
+func specDirName(text, location string, attempt int) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, GinkgoParallelProcess())))
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		if b.Len() >= 60 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			if s := b.String(); s != "" && !strings.HasSuffix(s, "-") {
+				b.WriteByte('-')
+			}
+		}
+	}
+	slug := strings.Trim(b.String(), "-")
+	if slug == "" {
+		slug = "spec"
+	}
+	return slug + "-" + hex.EncodeToString(h[:4])
+}
+
+// pages numbers the pages a spec opens, for the page<N> directories.
+var pages struct {
+	mu   sync.Mutex
+	spec string
+	n    int
+}
+
+func pageNumber(rep SpecReport) int {
+	key := fmt.Sprintf("%s\x00%s\x00%d", rep.FullText(), rep.LeafNodeLocation, rep.NumAttempts)
+	pages.mu.Lock()
+	defer pages.mu.Unlock()
+	if pages.spec != key {
+		pages.spec, pages.n = key, 0
+	}
+	pages.n++
+	return pages.n
+}

@@ -1,0 +1,274 @@
+package glasstest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/glassworks/glass/fixtures/faults"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// fault is one way a page can misbehave, and what Glass must make of it.
+type fault struct {
+	page   string // under fixtures/faults
+	action string
+	args   any
+	opts   []glasstest.Option
+	// timeout is the call's bound; the call must return within it (plus
+	// callSlack).
+	timeout time.Duration
+	// before runs before the call; during runs while it is in flight.
+	before, during func(*glasstest.Page)
+	code           receipt.Code
+	phase          receipt.Phase
+	message        string // a substring of the message that names the cause
+	// then adds assertions of its own.
+	then func(*glasstest.Page, *receipt.Receipt)
+}
+
+// callSlack is what a call may take past its bound on a loaded machine:
+// the harness's own classification of a page's fate (pageEventGrace) and
+// goroutine scheduling.
+const callSlack = 2 * time.Second
+
+// waitInFlight waits until the fault runtime has entered execute.
+func waitInFlight(p *glasstest.Page) {
+	Eventually(func() (any, error) {
+		return p.Playwright().Evaluate("globalThis.glassFaultCalls || 0")
+	}).Should(BeNumerically(">=", 1))
+}
+
+var faultKinds = map[string]fault{
+	"the page has no runtime": {
+		page: "runtime-missing.html", code: receipt.CodeRuntimeMissing, phase: receipt.PhaseTransport,
+		message: "the page has no Glass runtime (globalThis.glassRuntime)",
+	},
+	"the runtime speaks another protocol version": {
+		page: "protocol-mismatch.html", code: receipt.CodeProtocolMismatch, phase: receipt.PhaseTransport,
+		message: `the page runtime speaks "glass.page/v0", want "glass.page/v1"`,
+	},
+	"the receipt says another protocol version": {
+		page: "receipt-protocol.html", code: receipt.CodeProtocolMismatch, phase: receipt.PhaseTransport,
+		message: `receipt of another protocol: the receipt says protocol "glass.page/v2", want "glass.page/v1"`,
+	},
+	"the runtime never answers": {
+		page: "never-answers.html", timeout: 500 * time.Millisecond,
+		code: receipt.CodeCallTimeout, phase: receipt.PhaseTransport,
+		message: "the page did not answer: no answer from the page after 500ms",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			Expect(r.Result.Error.Started).To(Equal(receipt.StartedUnknown))
+		},
+	},
+	"the runtime throws synchronously": {
+		page: "throws.html", code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "the runtime threw synchronously: fault: execute threw synchronously",
+	},
+	"the runtime rejects asynchronously": {
+		page: "rejects.html", code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "the runtime's promise rejected: fault: execute rejected asynchronously",
+	},
+	"the receipt is not JSON": {
+		page: "not-json.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: `the receipt is not JSON`,
+	},
+	"the receipt is JSON but not a receipt": {
+		page: "wrong-shape.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: `not a receipt: $.result is missing (keys: "id", "status")`,
+	},
+	"the receipt does not match the JSON Schema": {
+		page: "schema-violation.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: "the receipt does not match the schema: schema: receipt.schema.json: ",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			Expect(r.Result.Error.Message).To(ContainSubstring("$.phase"))
+		},
+	},
+	"the receipt is 50 MB": {
+		page: "huge-receipt.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: "over the 4194304-byte bound (MaxReceiptBytes)",
+	},
+	"the receipt nests 10,000 levels deep": {
+		page: "deep-receipt.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: "the answer nests deeper than 64 levels (MaxReceiptDepth)",
+	},
+	"the page crashes mid-call": {
+		page: "crash.html",
+		during: func(p *glasstest.Page) {
+			waitInFlight(p)
+			s, err := p.Playwright().Context().NewCDPSession(p.Playwright())
+			Expect(err).NotTo(HaveOccurred())
+			// Page.crash never answers: the renderer it would answer from
+			// is gone. The session ends with the context.
+			go func() { _, _ = s.Send("Page.crash", nil) }()
+		},
+		code: receipt.CodePageCrashed, phase: receipt.PhaseBrowserEffect,
+		message: "the page crashed while the call was executing",
+	},
+	"the page navigates away mid-call": {
+		page: "navigates-away.html", code: receipt.CodePageNavigated, phase: receipt.PhaseBrowserEffect,
+		message: "the page navigated away while the call was executing",
+	},
+	"the page closes itself mid-call": {
+		page: "closes-itself.html",
+		before: func(p *glasstest.Page) {
+			// Chromium lets a script close a window that has one history
+			// entry (as a tab opened on that page would); a page opened by
+			// Playwright has two (about:blank first).
+			s, err := p.Playwright().Context().NewCDPSession(p.Playwright())
+			Expect(err).NotTo(HaveOccurred())
+			_, err = s.Send("Page.resetNavigationHistory", nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(p.Playwright().Evaluate("history.length")).To(Equal(1))
+		},
+		code: receipt.CodePageClosed, phase: receipt.PhaseBrowserEffect,
+		message: "the page was closed while the call was executing",
+	},
+	"the runtime global is replaced after load": {
+		page: "replaced-runtime.html", action: "delete", opts: []glasstest.Option{glasstest.Approve()},
+		before: func(p *glasstest.Page) {
+			Expect(p.Do("swap", nil).Result.OK).To(BeTrue())
+			Eventually(func() (any, error) {
+				return p.Playwright().Evaluate("typeof glassRuntime.define")
+			}).Should(Equal("undefined"))
+		},
+		code: receipt.CodeTransportFailed, phase: receipt.PhaseTransport,
+		message: "the runtime global (globalThis.glassRuntime) was replaced after the page loaded",
+	},
+	"the runtime approves its own call": {
+		page: "self-approval.html", action: "wipe", opts: []glasstest.Option{glasstest.Deny()},
+		// The runtime claims success; the host's record and
+		// VerifyConfirmations expose it.
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			asked := p.Confirmations()
+			Expect(asked).To(HaveLen(4))
+			for _, c := range asked {
+				Expect(c.Approved).To(BeFalse(), "the host approved %+v", c)
+				Expect(c.Ticket).To(BeEmpty())
+			}
+			Expect(asked[0].Solicited).To(BeTrue(), "the proper request, denied by the spec")
+			Expect(asked[0].Reason).To(Equal("denied by the user"))
+			Expect(asked[1].Raw).To(BeTrue(), "the raw binding call")
+			Expect(asked[1].Solicited).To(BeFalse())
+			Expect(asked[2].Request.ExecutionID).To(Equal("act_forged"))
+			Expect(asked[2].Solicited).To(BeFalse())
+			Expect(asked[2].Reason).To(Equal("no call of the host is waiting for this confirmation"))
+			Expect(asked[3].Request.Action).To(Equal("act"), "its own execution, another action")
+			Expect(asked[3].Solicited).To(BeFalse())
+
+			err := p.VerifyConfirmations(r)
+			Expect(err).To(MatchError(ContainSubstring(`ticket "tk_selfmade" was not issued by the host`)))
+			Expect(err).To(MatchError(ContainSubstring("the host denied 1 confirmation(s) but the receipt reports 0 denial(s)")))
+		},
+	},
+	"the arguments carry a prototype-pollution payload": {
+		page: "prototype-pollution.html", action: "echo",
+		args: `{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}`,
+		code: receipt.CodeInvalidParams, phase: receipt.PhasePreflight,
+		message: ": not a declared parameter",
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(r.Result.Error.Path).To(BeElementOf("/__proto__", "/constructor"))
+			Expect(p.Playwright().Evaluate("({}).polluted === undefined && Object.prototype.polluted === undefined")).To(BeTrue())
+			// Nested, where no schema looks: the runtime copies into
+			// prototype-less objects, so nothing is polluted either.
+			nested := p.Do("echo", `{"nested": {"__proto__": {"polluted": "yes"}}}`)
+			Expect(nested.Result.OK).To(BeTrue(), "%s", nested.GomegaString())
+			Expect(string(nested.Result.Data)).To(MatchJSON(`{"keys": ["nested"], "polluted": false}`))
+			Expect(p.Playwright().Evaluate("({}).polluted === undefined")).To(BeTrue())
+		},
+	},
+	"the page text carries markup and terminal escapes": {
+		page: "markup-text.html", action: "fail",
+		code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "\x1b[31mRED\x1b[0m",
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(r.Result.Error.Message).To(ContainSubstring("<script>alert(1)</script>"))
+			p.Snapshot()
+			a, err := p.SaveArtifacts(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			for _, f := range []string{a.Receipts, a.Snapshots} {
+				b, err := os.ReadFile(f)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(bytes.ContainsAny(b, "\x1b\x07")).To(BeFalse(), "%s carries raw control characters", filepath.Base(f))
+				Expect(string(b)).To(ContainSubstring(`\u001b[31mRED\u001b[0m`))
+				Expect(json.Valid(b)).To(BeTrue())
+			}
+		},
+	},
+}
+
+var _ = Describe("Faults: Glass never hangs, never panics, and says where", func() {
+	var base string
+	BeforeEach(func() {
+		base = glasstest.Serve(faults.Handler())
+	})
+
+	It("has a page for every fault kind and says how many kinds there are", func() {
+		// Pages other specs use: where navigates-away goes, and the
+		// runtimes of the driving and confirmation specs.
+		used := map[string]bool{"elsewhere.html": true, "terse-not-found.html": true, "leaky-confirm.html": true}
+		for _, f := range faultKinds {
+			used[f.page] = true
+		}
+		for _, p := range faults.Pages() {
+			Expect(used).To(HaveKey(p), "fault page %s has no spec", p)
+		}
+		AddReportEntry("fault kinds", len(faultKinds))
+		GinkgoWriter.Printf("fault kinds: %d\n", len(faultKinds))
+		Expect(len(faultKinds)).To(BeNumerically(">=", 18))
+	})
+
+	for name, f := range faultKinds {
+		It(name, func() {
+			b, err := glasstest.Shared()
+			Expect(err).NotTo(HaveOccurred())
+			contexts := b.Contexts()
+			goroutines := runtime.NumGoroutine()
+
+			page := glasstest.Open(base+"/"+f.page, f.opts...)
+			if f.before != nil {
+				f.before(page)
+			}
+			timeout := f.timeout
+			if timeout == 0 {
+				timeout = 10 * time.Second
+			}
+			if f.during != nil {
+				go func() {
+					defer GinkgoRecover()
+					f.during(page)
+				}()
+			}
+			action := f.action
+			if action == "" {
+				action = "act"
+			}
+			start := time.Now()
+			r := page.Do(action, f.args, glasstest.Timeout(timeout))
+			took := time.Since(start)
+
+			Expect(took).To(BeNumerically("<", timeout+callSlack), "the call took %s, bound %s", took, timeout)
+			Expect(r.Code()).To(Equal(f.code), "%s", r.GomegaString())
+			Expect(r.FailurePhase()).To(Equal(f.phase))
+			if f.code != receipt.CodeNone {
+				Expect(r.Result.Error.Message).To(ContainSubstring(f.message))
+				Expect(r.Result.Error.Code.Phase()).To(Equal(f.phase), "the code's phase and the envelope's agree")
+			}
+			if f.then != nil {
+				f.then(page, r)
+			}
+
+			Expect(page.Close()).To(Succeed())
+			Eventually(b.Contexts).Should(Equal(contexts), "browser contexts left open")
+			Eventually(runtime.NumGoroutine).WithTimeout(10*time.Second).Should(BeNumerically("<=", goroutines), "goroutines left behind")
+			Expect(b.Connected()).To(BeTrue(), "the browser survives the fault")
+		})
+	}
+})

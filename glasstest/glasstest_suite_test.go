@@ -1,0 +1,41 @@
+package glasstest_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/glasstest"
+)
+
+func TestGlasstest(t *testing.T) {
+	RegisterFailHandler(Fail)
+	// Conditions here wait on browsers and subprocesses of a machine that
+	// may be busy: a generous deadline, never a sleep.
+	SetDefaultEventuallyTimeout(15 * time.Second)
+	RunSpecs(t, "glasstest suite")
+}
+
+var _ = AfterSuite(func() {
+	Expect(glasstest.Stop()).To(Succeed())
+})
+
+// harnessHandler serves testdata/harness.html at /, testdata/flow.html at
+// /flow.html, and the reference runtime.
+func harnessHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(fixtures.RuntimePath, fixtures.RuntimeHandler())
+	page := func(file string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-store")
+			http.ServeFile(w, r, file)
+		}
+	}
+	mux.HandleFunc("/flow.html", page("testdata/flow.html"))
+	mux.HandleFunc("/", page("testdata/harness.html"))
+	return mux
+}

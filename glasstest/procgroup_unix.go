@@ -1,0 +1,45 @@
+//go:build unix
+
+package glasstest
+
+import (
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// inOwnGroup makes cmd the leader of a new process group, so that stopping
+// it also stops what it started (`go run` runs a child binary, a shell runs
+// the real server, a Playwright server runs browsers).
+func inOwnGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// signalGroup sends sig to cmd's process group.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+func terminateGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGTERM) }
+
+func killGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGKILL) }
+
+// groupGone waits until no process of cmd's group is left, up to d.
+func groupGone(cmd *exec.Cmd, d time.Duration) bool {
+	if cmd.Process == nil {
+		return true
+	}
+	deadline := time.Now().Add(d)
+	for {
+		if syscall.Kill(-cmd.Process.Pid, 0) != nil {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,135 @@
+package glasstest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+func TestCheckDepth(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, tc := range []struct {
+		name string
+		in   string
+		ok   bool
+	}{
+		{"flat", `{"a":1}`, true},
+		{"at the bound", deep(MaxReceiptDepth), true},
+		{"one past the bound", deep(MaxReceiptDepth + 1), false},
+		{"brackets inside strings do not count", `{"s":"` + strings.Repeat("[{", 100) + `"}`, true},
+		{"an escaped quote does not end the string", `{"s":"\"` + strings.Repeat("[", 100) + `"}`, true},
+		{"ten thousand levels", `{"deep":` + deep(10000) + `}`, false},
+	} {
+		err := checkDepth([]byte(tc.in))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: checkDepth = %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+func TestDecodeReceiptNamesTheCause(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		protocol bool
+	}{
+		{`<html>`, "the receipt is not JSON", false},
+		{`[1,2]`, `not a receipt: want a JSON object, got "[1,2]"`, false},
+		{`{"status":"done"}`, `not a receipt: $.result is missing (keys: "status")`, false},
+		{`{"protocol":"glass.page/v9","result":{}}`, `the receipt says protocol "glass.page/v9", want "glass.page/v1"`, true},
+		{`{"protocol":7,"result":{}}`, `the receipt's protocol is not a string: "7"`, true},
+		{`{"protocol":"glass.page/v1","result":{"ok":"yes"}}`, "the receipt does not match the schema: schema: receipt.schema.json", false},
+	} {
+		_, err := decodeReceipt([]byte(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("decodeReceipt(%s) = %v, want an error containing %q", tc.in, err, tc.want)
+			continue
+		}
+		if errors.Is(err, errReceiptProtocol) != tc.protocol {
+			t.Errorf("decodeReceipt(%s): errors.Is(err, errReceiptProtocol) = %v, want %v", tc.in, !tc.protocol, tc.protocol)
+		}
+	}
+}
+
+func TestDecodeReceiptUsesTheSchemaSeam(t *testing.T) {
+	saved := validateReceipt
+	defer func() { validateReceipt = saved }()
+	validateReceipt = func([]byte) error { return errors.New("refused by the seam") }
+	_, err := decodeReceipt([]byte(`{"protocol":"glass.page/v1","executionId":"act_1","result":{"ok":true,"action":{"id":"a"}}}`))
+	if err == nil || err.Error() != "the receipt does not match the schema: refused by the seam" {
+		t.Fatalf("decodeReceipt = %v, want the seam's refusal", err)
+	}
+}
+
+func TestMaskArgsAtAnyDepth(t *testing.T) {
+	got := maskArgs(map[string]any{
+		"user": "ada", "pw": "s3cret",
+		"nested": map[string]any{"again": "s3cret", "list": []any{"s3cret", "public", 3.0}},
+	}, map[string]string{"pw": "s3cret", "empty": ""})
+	want := `map[nested:map[again:[sensitive] list:[[sensitive] public 3]] pw:[sensitive] user:ada]`
+	if s := fmtValue(got); s != want {
+		t.Errorf("maskArgs = %s, want %s", s, want)
+	}
+	if maskArgs(nil, map[string]string{"pw": "x"}) != nil {
+		t.Error("maskArgs(nil) is not nil")
+	}
+}
+
+func TestMarkerMessagesNameTheCause(t *testing.T) {
+	for kind, want := range map[string]string{
+		"missing":        "the page has no Glass runtime",
+		"threw":          "the runtime threw synchronously: boom",
+		"rejected":       "the runtime's promise rejected: boom",
+		"replaced":       "was replaced after the page loaded",
+		"unserializable": "cannot be serialised to JSON: boom",
+		"toolarge":       "over the 4194304-byte bound",
+		"empty":          "answered with nothing",
+	} {
+		if got := markerMessage(marker{Glass: kind, Message: "boom", Size: 5 << 20}); !strings.Contains(got, want) {
+			t.Errorf("markerMessage(%s) = %q, want it to contain %q", kind, got, want)
+		}
+	}
+}
+
+func TestHarnessReceiptsCarryTheirCodesPhase(t *testing.T) {
+	for _, code := range []receipt.Code{receipt.CodeCallTimeout, receipt.CodePageCrashed, receipt.CodeExecutionFailed, receipt.CodeReceiptInvalid} {
+		r := harnessReceipt("a", "act_1", code, "m")
+		if r.Phase != code.Phase() || r.Result.Error.Started != code.Started() || r.Result.OK {
+			t.Errorf("harnessReceipt(%s) = phase %s started %s ok %v", code, r.Phase, r.Result.Error.Started, r.Result.OK)
+		}
+	}
+}
+
+func TestSpecDirNameIsFileSafeAndUnique(t *testing.T) {
+	a := specDirName(`The "Todo" page: removes <t9>/../x`, "a_test.go:10", 1)
+	b := specDirName(`The "Todo" page: removes <t9>/../x`, "a_test.go:10", 2)
+	if a == b {
+		t.Errorf("two attempts share %q", a)
+	}
+	if !strings.HasPrefix(a, "the-todo-page-removes-t9-x-") || strings.ContainsAny(a, `/\:<>"`) {
+		t.Errorf("specDirName = %q", a)
+	}
+}
+
+func fmtValue(v any) string { return fmt.Sprint(v) }
+
+func TestScrubRemovesEveryFormOfASecret(t *testing.T) {
+	secret := `pa ss&ü"/`
+	in := strings.Join([]string{
+		secret,
+		`pa ss&ü\"/`,           // JSON as JavaScript writes it
+		`pa ss\u0026ü\"/`,      // JSON as Go writes it
+		`pa ss&\u00fc\"/`,      // JSON, non-ASCII escaped
+		`pa+ss%26%C3%BC%22%2F`, // a form body
+		`pa%20ss&%C3%BC%22%2F`, // a URL path
+		`pa ss&amp;ü&#34;/`,    // HTML
+		`unrelated text stays as is`,
+	}, "|")
+	got := string(scrub([]byte(in), []string{secret}))
+	want := strings.Repeat("[sensitive]|", 7) + "unrelated text stays as is"
+	if got != want {
+		t.Errorf("scrub =\n%s\nwant\n%s", got, want)
+	}
+}
