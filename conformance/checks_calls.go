@@ -450,9 +450,11 @@ func checkSensitive(p *probe) outcome {
 			return leak(e, "the page model snapshot after the call contains the sensitive value", snapshotEvidence("snapshot after the call", e.after.snap))
 		}
 		for _, c := range e.confirmations {
+			// The harness masks what it records; SensitiveMasked says it
+			// had to, that is, that the runtime sent the value in clear.
 			cj, _ := json.Marshal(c.Request)
-			if strings.Contains(string(cj), e.secret) {
-				return leak(e, "the confirmation request shown to the user contains the sensitive value unmasked", confirmationEvidence(e.confirmations))
+			if c.SensitiveMasked || strings.Contains(string(cj), e.secret) {
+				return leak(e, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", confirmationEvidence(e.confirmations))
 			}
 		}
 		return true
