@@ -255,4 +255,32 @@ func TestActionAndExampleWorkflow(t *testing.T) {
 	if !usesAction {
 		t.Error("the example workflow does not use the action (uses: ./)")
 	}
+
+	// The fragment docs/ci.md shows, as another repository would use it.
+	var frag workflowFile
+	readYAML(t, filepath.Join(root, "docs", "snippets", "ci-baseline.yml"), &frag)
+	var used bool
+	for _, j := range frag.Jobs {
+		for _, s := range j.Steps {
+			if !strings.HasPrefix(s.Uses, "glassworks/glass@") {
+				continue
+			}
+			used = true
+			for k, v := range s.With {
+				if _, ok := action.Inputs[k]; !ok {
+					t.Errorf("docs/snippets/ci-baseline.yml passes %s, which the action does not declare", k)
+				}
+				if k == "args" {
+					for _, f := range runFlag.FindAllString(v, -1) {
+						if !known[f] {
+							t.Errorf("docs/snippets/ci-baseline.yml passes %s, which run does not have", f)
+						}
+					}
+				}
+			}
+		}
+	}
+	if !used {
+		t.Error("docs/snippets/ci-baseline.yml does not use the action")
+	}
 }

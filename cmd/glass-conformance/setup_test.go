@@ -135,3 +135,18 @@ func TestNoBrowserIsOneLineSayingWhatToInstall(t *testing.T) {
 		t.Errorf("GLASS_CHROMIUM pointing nowhere: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestNoDriverAndNoNetworkIsOneLine: a first run that cannot download the
+// driver says so in one line (docs/troubleshooting.md quotes it).
+func TestNoDriverAndNoNetworkIsOneLine(t *testing.T) {
+	env := []string{"PLAYWRIGHT_DRIVER_PATH=" + t.TempDir(), "PLAYWRIGHT_GO_NPM_REGISTRY=" + strings.TrimSuffix(closedPort(t), "/")}
+	for _, args := range [][]string{{"setup"}, {"run", "--rules", "policy.denied"}} {
+		r := runBinaryEnv(t, env, args...)
+		const want = "glass-conformance: glasstest: install the Playwright driver: could not install driver: could not install driver: could not download playwright-core: could not download from "
+		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+		// The progress line of the attempt, then the error: one line.
+		if r.code != 2 || len(lines) != 2 || !strings.HasPrefix(lines[0], "playwright: Downloading driver") || !strings.HasPrefix(lines[1], want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2, the progress line and one line starting %q", args, r.code, r.stderr, want)
+		}
+	}
+}
