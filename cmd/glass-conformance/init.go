@@ -210,7 +210,7 @@ func observe(b *glasstest.Browser, url string, progress io.Writer) (*initPlan, e
 		records[r.ID] = true
 	}
 	// Row actions (remove@t1, remove@t2, …) become one spec on one record
-	// the snapshot shows.
+	// the snapshot shows, where the action is available if it is anywhere.
 	rowKey := func(a receipt.ActionInfo) string {
 		if a.Tool != "" && a.Record != "" {
 			return a.Tool
@@ -236,7 +236,7 @@ func observe(b *glasstest.Browser, url string, progress io.Writer) (*initPlan, e
 		if rec == "" {
 			rec = a.ID[strings.IndexByte(a.ID, '@')+1:]
 		}
-		if _, done := chosen[k]; !done && records[rec] {
+		if _, done := chosen[k]; !done && records[rec] && a.Available {
 			chosen[k] = a.ID
 		}
 	}
@@ -248,7 +248,7 @@ func observe(b *glasstest.Browser, url string, progress io.Writer) (*initPlan, e
 				continue
 			}
 			if !ok {
-				chosen[k] = a.ID // no record of the snapshot: the first one
+				chosen[k] = a.ID // none available on a listed record: the first one
 			}
 		}
 		sp := initSpec{action: a, stepOf: stepOf[a.ID],
