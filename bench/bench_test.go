@@ -54,7 +54,7 @@ func TestRunRefusesBadSizes(t *testing.T) {
 	if code := run([]string{"-sizes", "10,x"}, &out, &errOut); code != 2 {
 		t.Fatalf("run -sizes 10,x = %d, want 2", code)
 	}
-	if !strings.Contains(errOut.String(), `"x" is not`) {
+	if !strings.Contains(errOut.String(), `"x" is not a number`) {
 		t.Errorf("stderr = %q, want it to name the bad size", errOut.String())
 	}
 }

@@ -27,9 +27,9 @@ type side struct {
 
 // todoPages are the pages of one round of twelve deletions per side.
 type todoPages struct {
-	glass, traced *glasstest.Page
-	plain         playwright.Page
-	plainCtx      playwright.BrowserContext
+	glass, traced, webmcp *glasstest.Page
+	plain                 playwright.Page
+	plainCtx              playwright.BrowserContext
 }
 
 func openTodo(b *glasstest.Browser, url string) (*todoPages, error) {
@@ -42,6 +42,10 @@ func openTodo(b *glasstest.Browser, url string) (*todoPages, error) {
 		t.close()
 		return nil, err
 	}
+	if t.webmcp, err = glasstest.OpenPage(b, url, glasstest.Approve(), glasstest.Via(glasstest.TransportWebMCP)); err != nil {
+		t.close()
+		return nil, err
+	}
 	if t.plainCtx, t.plain, err = openPlain(t.glass, url, "#tasks li"); err != nil {
 		t.close()
 		return nil, err
@@ -50,7 +54,7 @@ func openTodo(b *glasstest.Browser, url string) (*todoPages, error) {
 }
 
 func (t *todoPages) close() {
-	for _, p := range []*glasstest.Page{t.glass, t.traced} {
+	for _, p := range []*glasstest.Page{t.glass, t.traced, t.webmcp} {
 		if p != nil {
 			_ = p.Close()
 		}
@@ -186,12 +190,13 @@ func compare(out io.Writer, b *glasstest.Browser, url string, c config) error {
 			pages.close()
 		}
 	}()
-	var glass, traced *glasstest.Page
+	var glass, traced, webmcp *glasstest.Page
 	var plain playwright.Page
 	sides := []*side{
 		{name: "A", do: glassDelete(&glass)},
 		{name: "B", do: plainDelete(&plain)},
 		{name: "A traced", do: glassDelete(&traced)},
+		{name: "A over WebMCP", do: glassDelete(&webmcp)},
 		{name: "C", do: roundTrip(&glass)},
 	}
 	var frame float64
@@ -206,7 +211,7 @@ func compare(out io.Writer, b *glasstest.Browser, url string, c config) error {
 			if pages, err = openTodo(b, url); err != nil {
 				return err
 			}
-			glass, traced, plain = pages.glass, pages.traced, pages.plain
+			glass, traced, webmcp, plain = pages.glass, pages.traced, pages.webmcp, pages.plain
 			if frame == 0 {
 				if frame, err = frameInterval(plain); err != nil {
 					return err
@@ -227,15 +232,16 @@ func compare(out io.Writer, b *glasstest.Browser, url string, c config) error {
 			}
 		}
 	}
-	a, bb, at, cc := sides[0].s, sides[1].s, sides[2].s, sides[3].s
-	fmt.Fprintf(out, "   %-58s %9s %9s %9s\n", "", "median", "p95", "mean")
+	a, bb, at, aw, cc := sides[0].s, sides[1].s, sides[2].s, sides[3].s, sides[4].s
+	fmt.Fprintf(out, "   %-66s %9s %9s %9s\n", "", "median", "p95", "mean")
 	row := func(name string, s sample) {
-		fmt.Fprintf(out, "   %-58s %6s ms %6s ms %6s ms\n", name, fmtMS(s.median()), fmtMS(s.p95()), fmtMS(s.mean()))
+		fmt.Fprintf(out, "   %-66s %6s ms %6s ms %6s ms\n", name, fmtMS(s.median()), fmtMS(s.p95()), fmtMS(s.mean()))
 	}
 	row(`A  page.Do("remove@tN"): approved, verified, diffed`, a)
 	row("B  playwright-go: click, accept confirm(), wait detached", bb)
 	row("C  one bare page.Evaluate round trip", cc)
 	row("A with tracing on (what Open does by default)", at)
+	row("A over WebMCP (Via(TransportWebMCP): a snapshot, then the tool)", aw)
 	fmt.Fprintf(out, "   A/B  %.2f (medians; median of per-iteration ratios %.2f)\n", a.median()/bb.median(), pairRatio(a, bb))
 	fmt.Fprintf(out, "   A/C  %.1f\n", a.median()/cc.median())
 	fmt.Fprintf(out, "   frame interval %.1f ms; A - 2·C = %.1f ms = %.2f frames (A's round trips: the execute call and the confirmation)\n",

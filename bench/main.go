@@ -46,6 +46,9 @@ type config struct {
 	specs      int
 	suiteRuns  int
 	sections   string
+	// conformance is a glass-conformance binary to time instead of one
+	// built from this tree.
+	conformance string
 }
 
 func main() {
@@ -63,14 +66,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.specs, "specs", 40, "fresh context+page pairs per variant (section 3)")
 	fs.IntVar(&c.suiteRuns, "suite-runs", 3, "glass-conformance runs (section 3)")
 	fs.StringVar(&c.sections, "sections", "1,2,3", "which sections to run")
+	fs.StringVar(&c.conformance, "conformance-bin", "", "time this glass-conformance binary instead of building one from this tree")
 	quick := fs.Bool("quick", false, "a smoke run: few iterations of everything")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			fmt.Fprintf(stderr, "bench: -sizes: %q is not a positive number\n", s)
+		if err != nil || n < 3 {
+			fmt.Fprintf(stderr, "bench: -sizes: %q is not a number of records of 3 or more\n", s)
 			return 2
 		}
 		c.sizes = append(c.sizes, n)

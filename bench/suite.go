@@ -100,21 +100,24 @@ func glassSpec(b *glasstest.Browser, url string, trace bool) (time.Duration, err
 // against the embedded Todo example, browser start included, next to a
 // bare browser start (glasstest.Launch + Close).
 func suiteCost(out, stderr io.Writer, c config) error {
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
 	dir, err := os.MkdirTemp("", "glass-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "glass-conformance")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/glass-conformance")
-	build.Dir = root
-	build.Stderr = stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build glass-conformance: %w", err)
+	bin := c.conformance
+	if bin == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			return err
+		}
+		bin = filepath.Join(dir, "glass-conformance")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/glass-conformance")
+		build.Dir = root
+		build.Stderr = stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build glass-conformance: %w", err)
+		}
 	}
 
 	var launch sample
