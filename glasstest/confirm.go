@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/glassworks/glass/receipt"
@@ -26,6 +27,11 @@ type ConfirmationRecord struct {
 	Raw bool
 	// Reason says why the host denied (empty on an approval).
 	Reason string
+	// SensitiveMasked is true when the request arrived with a registered
+	// sensitive value in clear, which the host then masked: the runtime
+	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
+	// reads this).
+	SensitiveMasked bool
 }
 
 const rawBindingReason = "the host binding was called directly, not through glassHost"
@@ -78,8 +84,9 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	}
 	p.mu.Unlock()
 
+	clear := req.Args
 	req.Args = maskArgs(req.Args, secrets)
-	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw}
+	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw, SensitiveMasked: !reflect.DeepEqual(clear, req.Args)}
 	var ans confirmAnswer
 	switch {
 	case raw:

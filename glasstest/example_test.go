@@ -83,3 +83,49 @@ func ExampleConfirmWith() {
 	// 2 confirmations asked
 	// <nil> <nil>
 }
+
+// HandoffWith plays the user when the page hands a step over to a person:
+// here the Todo page's identity check, done with real input on the page.
+// The runtime never simulates the step and asks no confirmation for it.
+func ExampleHandoffWith() {
+	b, err := glasstest.Launch(glasstest.BrowserConfig{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer b.Close()
+	srv := httptest.NewServer(app.Handler())
+	defer srv.Close()
+	theUser := glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
+		fmt.Println("the page asks:", h.Request.Instructions)
+		if err := h.Page().GetByLabel("Code from your authenticator app").Fill(app.IdentityCode); err != nil {
+			return glasstest.HandoffFailed
+		}
+		if err := h.Page().Locator("#identity-verify").Click(); err != nil {
+			return glasstest.HandoffFailed
+		}
+		return glasstest.HandoffCompleted
+	})
+	page, err := glasstest.OpenPage(b, srv.URL, theUser)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer page.Close()
+
+	r := page.Do("verify-identity", nil)
+	fmt.Println(r.Result.OK, r.Result.Expect)
+	fmt.Println(len(page.Confirmations()), "confirmations asked")
+
+	// A user who gives up: the call fails at dispatch, and whether the
+	// step happened is unknown to the runtime.
+	cancelled := page.Do("verify-identity", nil, glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome {
+		return glasstest.HandoffCancelled
+	}))
+	fmt.Println(cancelled.Code(), "at", cancelled.FailurePhase())
+	// Output:
+	// the page asks: Open your authenticator app, type the code into the Identity box and press Verify.
+	// true The identity is verified
+	// 0 confirmations asked
+	// HANDOFF_CANCELLED at dispatch
+}

@@ -2,60 +2,429 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/fixtures/mutants"
 )
 
-// build compiles the CLI once per test binary; the tests run the real
-// binary, as a CI gate would.
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "glass-conformance")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+var bin string
+
+// TestMain builds the CLI once; the tests run the real binary, as a CI
+// gate would.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "glass-conformance-test")
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return bin
+	bin = filepath.Join(dir, "glass-conformance")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
-func runBinary(t *testing.T, bin string, args ...string) (stdout, stderr string, code int) {
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runBinary(t *testing.T, args ...string) result {
 	t.Helper()
 	var o, e bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	cmd.Env = os.Environ()
 	err := cmd.Run()
+	r := result{stdout: o.String(), stderr: e.String()}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &exit):
-		code = exit.ExitCode()
+		r.code = exit.ExitCode()
 	default:
 		t.Fatalf("run %v: %v", args, err)
 	}
-	return o.String(), e.String(), code
+	for _, trace := range []string{"goroutine ", "panic:", ".go:"} {
+		if strings.Contains(r.stderr, trace) {
+			t.Errorf("stderr shows a stack trace (%q):\n%s", trace, r.stderr)
+		}
+	}
+	return r
 }
 
-func TestCLI(t *testing.T) {
-	bin := build(t)
+func serve(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
 
-	t.Run("run with no URL checks the embedded Todo example and exits 0", func(t *testing.T) {
-		out, errOut, code := runBinary(t, bin, "run")
-		if code != 0 {
-			t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+// mutant serves the proving page with the named mutant runtime.
+func mutant(t *testing.T, name string) string {
+	t.Helper()
+	m, ok := mutants.ByName(name)
+	if !ok {
+		t.Fatalf("no mutant %q", name)
+	}
+	src, err := m.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, mutants.WithRuntime(src, mutants.ProvingPage()))
+}
+
+// closedPort returns a loopback URL nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/"
+}
+
+func write(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func htmlPage(body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == fixtures.RuntimePath {
+			fixtures.RuntimeHandler().ServeHTTP(w, r)
+			return
 		}
-		for _, want := range []string{"PASS       policy.denied", "0 failed"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("stdout lacks %q:\n%s", want, out)
-			}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, body)
+	})
+}
+
+func TestRunTheEmbeddedTodoExampleConforms(t *testing.T) {
+	r := runBinary(t, "run")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"serving the embedded Todo example", "PASS        policy.denied", "0 failed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// Not a terminal: progress is plain lines, no carriage returns.
+	if !strings.Contains(r.stdout, "] PASS       policy.denied\n") || strings.Contains(r.stdout, "\r") {
+		t.Errorf("want plain progress lines without \\r:\n%q", r.stdout)
+	}
+}
+
+func TestRunAViolationExitsOneWithEvidence(t *testing.T) {
+	dir := t.TempDir()
+	junit, js, page := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html")
+	arts := filepath.Join(dir, "artifacts")
+	r := runBinary(t, "run", "--url", mutant(t, "denial-ignored"), "--rules", "policy.d*,policy.no-channel,resolve.unknown-id",
+		"--junit", junit, "--json", js, "--html", page, "--artifacts", arts)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"FAIL        policy.denied — call of remove@n01 with the confirmation denied: want PERMISSION_DENIED at phase policy, it succeeded",
+		"MUST: A call whose confirmation is denied",
+		"receipt:",
+		`"ok": true`,
+		"PASS        resolve.unknown-id",
+		"3 rules: 2 passed, 1 failed, 0 not probed",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// Grouped by phase: the policy group comes before target_resolution.
+	if p, tr := strings.Index(r.stdout, "\npolicy\n"), strings.Index(r.stdout, "\ntarget_resolution\n"); p < 0 || tr < p {
+		t.Errorf("want results grouped by phase, policy first:\n%s", r.stdout)
+	}
+
+	suites := parseJUnit(t, junit)
+	if suites.Tests != 3 || suites.Failures != 1 || suites.Skipped != 0 {
+		t.Errorf("junit: tests=%d failures=%d skipped=%d, want 3 1 0", suites.Tests, suites.Failures, suites.Skipped)
+	}
+	rep := parseJSON(t, js)
+	if rep.Conforms || rep.Summary.Failed != 1 {
+		t.Errorf("json: conforms=%t failed=%d, want false 1", rep.Conforms, rep.Summary.Failed)
+	}
+	h, err := os.ReadFile(page)
+	if err != nil || !bytes.Contains(h, []byte("policy.denied")) || !bytes.Contains(h, []byte("<style>")) {
+		t.Errorf("html report: err=%v, want a self-contained page naming policy.denied", err)
+	}
+	if bytes.Contains(h, []byte("<script")) || bytes.Contains(h, []byte(`src="http`)) || bytes.Contains(h, []byte(`href="http`)) {
+		t.Error("html report is not self-contained: it loads scripts or external assets")
+	}
+	if _, err := os.Stat(filepath.Join(arts, "report.json")); err != nil {
+		t.Errorf("artifacts: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(arts, "policy.denied--bridge", "*receipt*"))
+	if len(files) == 0 {
+		t.Errorf("artifacts: no receipt evidence kept for policy.denied")
+	}
+}
+
+type junitSuites struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	Suites   []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func parseJUnit(t *testing.T, path string) junitSuites {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s junitSuites
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = true
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("junit report is not valid XML: %v\n%s", err, b)
+	}
+	return s
+}
+
+type jsonReport struct {
+	URL      string `json:"url"`
+	Conforms bool   `json:"conforms"`
+	Summary  struct {
+		Failed    int `json:"failed"`
+		NotProbed int `json:"notProbed"`
+		Stale     int `json:"staleBaselineEntries"`
+		Expected  int `json:"expectedFailures"`
+	} `json:"summary"`
+	Notes    []string `json:"notes"`
+	Findings []struct {
+		Rule struct {
+			ID string `json:"id"`
+		} `json:"rule"`
+		Verdict   string `json:"verdict"`
+		Transport string `json:"transport"`
+		Message   string `json:"message"`
+		Baseline  string `json:"baseline"`
+		Evidence  []struct {
+			Label string `json:"label"`
+			Text  string `json:"text"`
+		} `json:"evidence"`
+	} `json:"findings"`
+}
+
+func parseJSON(t *testing.T, path string) jsonReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r jsonReport
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("json report is not valid JSON: %v\n%s", err, b)
+	}
+	return r
+}
+
+func TestExpectedFailuresAndStaleBaselineEntries(t *testing.T) {
+	baseline := write(t, "expected.txt", "# known: the SDK ignores denials\npolicy.denied  # JIRA-1\n")
+	t.Run("a listed rule that fails is reported but does not fail the run", func(t *testing.T) {
+		js := filepath.Join(t.TempDir(), "out.json")
+		r := runBinary(t, "run", "--url", mutant(t, "denial-ignored"), "--rules", "policy.denied", "--expected-failures", baseline, "--json", js)
+		if r.code != 0 {
+			t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "XFAIL       policy.denied") || !strings.Contains(r.stdout, "(1 expected by the baseline)") {
+			t.Errorf("want policy.denied reported as an expected failure:\n%s", r.stdout)
+		}
+		if rep := parseJSON(t, js); !rep.Conforms || rep.Summary.Expected != 1 || rep.Findings[0].Baseline != "expected-failure" {
+			t.Errorf("json: conforms=%t expected=%d, want true 1", rep.Conforms, rep.Summary.Expected)
 		}
 	})
+	t.Run("a listed rule that now passes is a stale entry and fails the run", func(t *testing.T) {
+		junit := filepath.Join(t.TempDir(), "out.xml")
+		r := runBinary(t, "run", "--url", serve(t, mutants.ProvingPage()), "--rules", "policy.denied", "--expected-failures", baseline, "--junit", junit)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "STALE       policy.denied — stale baseline entry: the rule passes now; remove it from "+baseline) {
+			t.Errorf("want a stale baseline entry reported:\n%s", r.stdout)
+		}
+		s := parseJUnit(t, junit)
+		if s.Failures != 1 || s.Suites[0].Cases[0].Failure == nil || !strings.Contains(s.Suites[0].Cases[0].Failure.Message, "stale baseline entry") {
+			t.Errorf("junit: want the stale entry as a failure, got %+v", s)
+		}
+	})
+}
 
-	usage := []struct {
+// readsOnly serves a page that declares one read action (nothing needs
+// confirmation) on a runtime that registers no WebMCP tools.
+func readsOnly(t *testing.T) string {
+	t.Helper()
+	noTools := mutants.Mutant{Name: "no-webmcp-tools", Find: "function refreshTools(actions) {", Replace: "function refreshTools(actions) { return;"}
+	src, err := noTools.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, mutants.WithRuntime(src, htmlPage(`<!doctype html><title>Reads</title><script src="/glass-runtime.js"></script>
+<p>Count</p><script>glassRuntime.define({ actions: () => [{ id: "count", kind: "function", risk: "read", run: () => 1 }] });</script>`)))
+}
+
+func TestNotProbedRulesAreSkippedNeverPassed(t *testing.T) {
+	dir := t.TempDir()
+	junit, js := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
+	page := readsOnly(t)
+	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied,resolve.unknown-id", "--transport", "both", "--junit", junit, "--json", js)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"NOT PROBED  policy.denied [bridge] — the page declares no available action that needs confirmation",
+		"NOT PROBED  resolve.unknown-id [webmcp] — the page registers no WebMCP tools",
+		"- webmcp: the page registers no WebMCP tools",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	s := parseJUnit(t, junit)
+	if s.Tests != 4 || s.Skipped != 3 || s.Failures != 0 {
+		t.Errorf("junit: tests=%d skipped=%d failures=%d, want 4 3 0", s.Tests, s.Skipped, s.Failures)
+	}
+	for _, suite := range s.Suites {
+		for _, c := range suite.Cases {
+			if c.Name != "resolve.unknown-id [bridge]" && (c.Skipped == nil || !strings.HasPrefix(c.Skipped.Message, "not probed: ")) {
+				t.Errorf("junit: %s is not skipped with its reason", c.Name)
+			}
+		}
+	}
+	if rep := parseJSON(t, js); rep.Summary.NotProbed != 3 || len(rep.Notes) != 1 {
+		t.Errorf("json: notProbed=%d notes=%v, want 3 and one note", rep.Summary.NotProbed, rep.Notes)
+	}
+}
+
+func TestARunThatProbedNothingSaysSo(t *testing.T) {
+	r := runBinary(t, "run", "--url", readsOnly(t), "--transport", "webmcp", "--rules", "policy.denied,policy.no-channel")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 (no violation)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"no rule was probed: this run shows no violation, and proves nothing about the page either", "2 rules: 0 passed, 0 failed, 2 not probed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// hostilePage declares an action whose description carries markup and
+// terminal escape sequences; with the denial-ignored mutant its receipt is
+// evidence of a violation, so the text reaches every output.
+const hostilePage = "<!doctype html><title>Hostile</title><script src=\"/glass-runtime.js\"></script><p>x</p><script>" +
+	`glassRuntime.define({ actions: () => [{ id: "wipe<b>\u001b[31m", kind: "function", risk: "dangerous", ` +
+	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp;", run: () => {} }] });` +
+	"</script>"
+
+func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
+	m, _ := mutants.ByName("denial-ignored")
+	src, err := m.Runtime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := serve(t, mutants.WithRuntime(src, htmlPage(hostilePage)))
+	dir := t.TempDir()
+	junit, js, h := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html")
+	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied", "--junit", junit, "--json", js, "--html", h)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b\r") {
+		t.Errorf("terminal output carries raw control characters:\n%q", r.stdout)
+	}
+	// The receipt's JSON escapes ESC itself; the message names the id raw,
+	// so Sanitize makes its escape visible.
+	if !strings.Contains(r.stdout, `<script>alert(1)</script>`) || !strings.Contains(r.stdout, `\u001b[31mRED`) ||
+		!strings.Contains(r.stdout, `call of wipe<b>\x1b[31m with`) || !strings.Contains(r.stdout, `\x9b31m`) {
+		t.Errorf("terminal output should show the page's text, escapes made visible:\n%s", r.stdout)
+	}
+	parseJUnit(t, junit)
+	rep := parseJSON(t, js)
+	found := false
+	for _, ev := range rep.Findings[0].Evidence {
+		found = found || strings.Contains(ev.Text, "<script>alert(1)</script>")
+	}
+	if !found {
+		t.Errorf("json: the evidence should keep the page's text as data: %+v", rep.Findings[0].Evidence)
+	}
+	raw, _ := os.ReadFile(js)
+	if bytes.Contains(raw, []byte("<script>")) || bytes.ContainsAny(raw, "\x1b\x07") {
+		t.Error("json report carries raw markup or control characters")
+	}
+	page2, _ := os.ReadFile(h)
+	for _, bad := range []string{"<script>alert(1)", "<img src=x", "<b>", "\x1b", "\x07", "\u009b"} {
+		if bytes.Contains(page2, []byte(bad)) {
+			t.Errorf("html report carries the page's %q unescaped", bad)
+		}
+	}
+	if !bytes.Contains(page2, []byte("&lt;script&gt;alert(1)&lt;/script&gt;")) {
+		t.Error("html report should show the page's markup escaped")
+	}
+}
+
+func TestBadInputIsOneClearLineAndExitTwo(t *testing.T) {
+	noRuntime := serve(t, htmlPage(`<!doctype html><title>Plain</title><p>No runtime here.</p>`))
+	otherProtocol := serve(t, htmlPage(`<!doctype html><title>v2</title><script>
+globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.resolve(true), snapshot: () => ({}), execute: () => ({}) };
+</script><p>v2</p>`))
+	jsonAPI := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"hello":"world"}`)
+	}))
+	notFound := serve(t, http.NotFoundHandler())
+	todo := serve(t, mutants.ProvingPage())
+	// A path below a regular file cannot be created, even by root.
+	aFile := write(t, "plain-file", "x")
+	unwritable := filepath.Join(t.TempDir(), "no-such-dir", "out.xml")
+	badManifest := write(t, "bad.yaml", "version: 1\nexpectationFailures:\n  - url: /?fault=x\n")
+	unknownField := write(t, "typo.yaml", "version: 1\nexpectationFailure:\n  - action: x\n")
+	notYAML := write(t, "broken.yaml", "args: [unclosed\n")
+	unknownBaseline := write(t, "baseline.txt", "policy.denied\nno.such-rule\n")
+
+	cases := []struct {
 		name string
 		args []string
 		want string
@@ -63,21 +432,105 @@ func TestCLI(t *testing.T) {
 		{"no command", nil, "usage: glass-conformance"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"unknown flag", []string{"run", "--frob"}, "flag provided but not defined: -frob"},
+		{"extra argument", []string{"run", "http://example.test"}, `unexpected argument "http://example.test"`},
 		{"malformed URL", []string{"run", "--url", "::not a url"}, `--url "::not a url"`},
 		{"URL without scheme", []string{"run", "--url", "example.test/page"}, "want an http or https URL"},
+		{"unreachable host", []string{"run", "--url", closedPort(t)}, "cannot reach http://127.0.0.1:"},
+		{"not found", []string{"run", "--url", notFound}, "answered 404 Not Found, want a page (2xx)"},
+		{"non-HTML response", []string{"run", "--url", jsonAPI}, `is not an HTML page (Content-Type "application/json")`},
+		{"page without runtime", []string{"run", "--url", noRuntime}, "the page has no Glass runtime (globalThis.glassRuntime is not defined)"},
+		{"runtime of another protocol", []string{"run", "--url", otherProtocol}, `the page runtime speaks protocol "glass.page/v2"; this build checks "glass.page/v1"`},
+		{"missing manifest", []string{"run", "--url", todo, "--manifest", "/no/such/manifest.yaml"}, `manifest "/no/such/manifest.yaml": cannot read it: no such file or directory`},
+		{"manifest missing a field", []string{"run", "--manifest", badManifest}, "line 3: expectationFailures[0].action: required"},
+		{"manifest with an unknown field", []string{"run", "--manifest", unknownField}, `line 2: unknown field "expectationFailure"`},
+		{"manifest that is not YAML", []string{"run", "--manifest", notYAML}, "invalid manifest: "},
+		{"unknown rule id", []string{"run", "--rules", "policy.denied,no.such-rule"}, `unknown rule id "no.such-rule"`},
+		{"glob that matches nothing", []string{"run", "--rules", "nothing.*"}, `rule pattern "nothing.*" matches no rule`},
+		{"shard 0/2", []string{"run", "--shard", "0/2"}, `--shard "0/2": want i/n with 1 ≤ i ≤ n`},
+		{"shard 3/2", []string{"run", "--shard", "3/2"}, `--shard "3/2"`},
+		{"shard a/b", []string{"run", "--shard", "a/b"}, `--shard "a/b"`},
+		{"unknown transport", []string{"run", "--transport", "carrier-pigeon"}, `--transport "carrier-pigeon": want bridge, webmcp or both`},
+		{"baseline with an unknown rule", []string{"run", "--expected-failures", unknownBaseline}, `line 2: unknown rule id "no.such-rule"`},
+		{"unwritable report path", []string{"run", "--junit", unwritable}, `--junit "` + unwritable + `": cannot write the report`},
+		{"unwritable artifacts directory", []string{"run", "--artifacts", filepath.Join(aFile, "arts")}, `--artifacts "` + filepath.Join(aFile, "arts") + `": cannot write there: not a directory`},
+		{"unwritable HTML report", []string{"run", "--html", filepath.Join(aFile, "out.html")}, `--html "` + filepath.Join(aFile, "out.html") + `": cannot write the report: not a directory`},
+		{"rules with an argument", []string{"rules", "extra"}, `unexpected argument "extra"`},
 	}
-	for _, tc := range usage {
-		t.Run(tc.name+" exits 2 with one clear line", func(t *testing.T) {
-			_, errOut, code := runBinary(t, bin, tc.args...)
-			if code != 2 {
-				t.Fatalf("exit %d, want 2; stderr:\n%s", code, errOut)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runBinary(t, tc.args...)
+			if r.code != 2 {
+				t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
-			if !strings.Contains(errOut, tc.want) {
-				t.Errorf("stderr = %q, want it to contain %q", errOut, tc.want)
+			if !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr = %q, want it to contain %q", r.stderr, tc.want)
 			}
-			if strings.Contains(errOut, "goroutine ") || strings.Contains(errOut, "panic") {
-				t.Errorf("stderr shows a stack trace:\n%s", errOut)
+			if tc.args != nil && tc.args[0] == "run" && tc.name != "unknown flag" {
+				if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
+					t.Errorf("want one line on stderr, got %d:\n%s", lines, r.stderr)
+				}
 			}
 		})
+	}
+	if _, err := os.Stat(unwritable); err == nil {
+		t.Error("a report file was left behind by a run that did not start")
+	}
+}
+
+func TestNoReportIsLeftByARunThatCouldNotStart(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out.xml")
+	r := runBinary(t, "run", "--url", closedPort(t), "--junit", out)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2", r.code)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an empty JUnit report was left behind")
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	r := runBinary(t, "rules")
+	if r.code != 0 || !strings.Contains(r.stdout, "policy.denied") || !strings.Contains(r.stdout, "MUST") {
+		t.Fatalf("rules: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runBinary(t, "rules", "--json")
+	var rules []struct {
+		ID      string `json:"id"`
+		Phase   string `json:"phase"`
+		Must    string `json:"must"`
+		Seed    string `json:"seed"`
+		Checked bool   `json:"checked"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil || len(rules) == 0 {
+		t.Fatalf("rules --json: %v\n%s", err, r.stdout)
+	}
+	for _, rule := range rules {
+		if rule.ID == "" || rule.Must == "" {
+			t.Errorf("rule without id or MUST: %+v", rule)
+		}
+	}
+}
+
+func TestVersionCommand(t *testing.T) {
+	r := runBinary(t, "version")
+	if r.code != 0 || !strings.Contains(r.stdout, "glass-conformance ") || !strings.Contains(r.stdout, "glass.page/v1") {
+		t.Errorf("version: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestShardSelectsItsPartOfTheRules(t *testing.T) {
+	// Shards partition the selection in catalog order (the conformance
+	// package tests the partition); here: the flag reaches the engine.
+	js := filepath.Join(t.TempDir(), "out.json")
+	r := runBinary(t, "run", "--url", serve(t, mutants.ProvingPage()), "--rules", "policy.denied,policy.no-channel", "--shard", "2/2", "--json", js)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var ids []string
+	for _, f := range parseJSON(t, js).Findings {
+		ids = append(ids, f.Rule.ID)
+	}
+	if len(ids) != 1 || ids[0] != "policy.no-channel" {
+		t.Errorf("shard 2/2 of [policy.denied policy.no-channel] checked %v, want [policy.no-channel]", ids)
 	}
 }

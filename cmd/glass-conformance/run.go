@@ -1,18 +1,17 @@
 package main
 
 import (
+	_ "embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/glassworks/glass/conformance"
-	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
 )
 
 const (
@@ -25,15 +24,26 @@ const usage = `usage: glass-conformance <command> [flags]
 
 commands:
   run      check a page against the contract (default: the embedded Todo example)
-  rules    print the rule catalog
+  rules    print the rule catalog (--json for JSON)
   setup    install the Playwright driver if missing and find a Chromium
   version  print the version
+
+Run "glass-conformance run -h" for the flags of run; docs/cli.md has the
+full reference. Exit status: 0 the page conforms, 1 a rule is violated,
+2 usage or set-up error.
 `
 
 // version is the Glass release this binary belongs to.
 const version = "0.1.0"
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	// A bug must not print a stack trace at a CI gate: one line, exit 2.
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "glass-conformance: internal error: %v\n", v)
+			code = exitUsage
+		}
+	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -46,33 +56,71 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "setup":
 		return setupCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "glass-conformance %s (protocol glass.page/v1)\n", version)
+		fmt.Fprintf(stdout, "glass-conformance %s (protocol %s)\n", version, receipt.Protocol)
 		return exitOK
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules or version)\n", args[0])
+	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, setup or version)\n", args[0])
 	return exitUsage
+}
+
+// parseFlags parses a subcommand's flags; -h prints them to stdout.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
+	fs.SetOutput(stderr)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return true, exitOK
+	case err != nil:
+		return true, exitUsage
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "glass-conformance: unexpected argument %q\n", fs.Arg(0))
+		return true, exitUsage
+	}
+	return false, 0
 }
 
 func rulesCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	asJSON := fs.Bool("json", false, "print the catalog as JSON")
+	if done, code := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
+	type rule struct {
+		conformance.Rule
+		Checked bool `json:"checked"`
+	}
+	var rules []rule
 	for _, r := range conformance.Catalog {
-		fmt.Fprintf(stdout, "%-24s %-18s %s\n", r.ID, r.Phase, r.Must)
+		rules = append(rules, rule{r, conformance.Checked(r.ID)})
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rules); err != nil {
+			fmt.Fprintf(stderr, "glass-conformance: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, r := range rules {
+		check := ""
+		if !r.Checked {
+			check = " (" + conformance.NoCheckYet + ")"
+		}
+		fmt.Fprintf(stdout, "%-36s %-18s %s%s\n", r.ID, r.Phase, r.Must, check)
 	}
 	return exitOK
 }
 
 func setupCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if done, code := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if err := glasstest.InstallDriver(stderr); err != nil {
 		fmt.Fprintf(stderr, "glass-conformance: %v\n", firstLine(err.Error()))
@@ -85,72 +133,6 @@ func setupCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "glass-conformance: Playwright driver ready; browser %s\n", exe)
 	return exitOK
-}
-
-func runCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	target := fs.String("url", "", "page to check (default: serve the embedded Todo example on loopback)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "glass-conformance: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	pageURL := *target
-	if pageURL == "" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			fmt.Fprintf(stderr, "glass-conformance: serve the Todo example: %v\n", err)
-			return exitUsage
-		}
-		srv := &http.Server{Handler: app.Handler()}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
-		pageURL = "http://" + ln.Addr().String() + "/"
-		fmt.Fprintf(stdout, "serving the Todo example at %s\n", pageURL)
-	} else if err := checkURL(pageURL); err != nil {
-		fmt.Fprintf(stderr, "glass-conformance: %v\n", err)
-		return exitUsage
-	}
-
-	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: stderr})
-	if err != nil {
-		fmt.Fprintf(stderr, "glass-conformance: %v\n", firstLine(err.Error()))
-		return exitUsage
-	}
-	defer b.Close()
-
-	rep, err := conformance.Run(conformance.Target{URL: pageURL, Browser: b})
-	if err != nil {
-		fmt.Fprintf(stderr, "glass-conformance: %v\n", firstLine(err.Error()))
-		return exitUsage
-	}
-	for _, f := range rep.Findings {
-		line := fmt.Sprintf("%-10s %-24s %s", strings.ToUpper(string(f.Verdict)), f.Rule.ID, f.Rule.Phase)
-		if f.Message != "" {
-			line += " — " + f.Message
-		}
-		fmt.Fprintln(stdout, line)
-	}
-	fmt.Fprintf(stdout, "%d rules: %d passed, %d failed, %d not probed\n",
-		len(rep.Findings), rep.Count(conformance.Pass), rep.Count(conformance.Fail), rep.Count(conformance.NotProbed))
-	if rep.Count(conformance.Fail) > 0 {
-		return exitViolations
-	}
-	return exitOK
-}
-
-func checkURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil {
-		return fmt.Errorf("--url %q: %w", s, errors.Unwrap(err))
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return fmt.Errorf("--url %q: want an http or https URL", s)
-	}
-	return nil
 }
 
 func firstLine(s string) string {

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/glassworks/glass/conformance"
+	"github.com/glassworks/glass/examples/todo/app"
+	"github.com/glassworks/glass/glasstest"
+)
+
+//go:embed todo-manifest.yaml
+var todoManifest []byte
+
+// reachTimeout bounds the plain HTTP GET that checks the page is there
+// before a browser is started.
+const reachTimeout = 10 * time.Second
+
+// runFlags are the flags of "run" (docs/cli.md).
+type runFlags struct {
+	url, manifest, transport     string
+	junit, json, html, artifacts string
+	rules, shard, baseline       string
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.StringVar(&f.url, "url", "", "page to check (default: serve the embedded Todo example on loopback)")
+	fs.StringVar(&f.manifest, "manifest", "", "manifest `FILE` (YAML or JSON) naming what cannot be derived; see docs/manifest.md")
+	fs.StringVar(&f.transport, "transport", "bridge", "how to reach the page runtime: bridge, webmcp or both")
+	fs.StringVar(&f.junit, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.json, "json", "", "write a JSON report to `FILE`")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML report to `FILE`")
+	fs.StringVar(&f.artifacts, "artifacts", "", "keep report.json and each violation's evidence under `DIR`")
+	fs.StringVar(&f.rules, "rules", "", "check only these rules: comma-separated `IDS` or globs (policy.*)")
+	fs.StringVar(&f.shard, "shard", "", "check only part `i/n` of the selected rules (1 ≤ i ≤ n)")
+	fs.StringVar(&f.baseline, "expected-failures", "", "baseline `FILE` of known violations, one rule id per line")
+	if done, code := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "glass-conformance: "+format+"\n", args...)
+		return exitUsage
+	}
+
+	// Everything a person can get wrong is checked before a browser starts.
+	transports, err := conformance.ParseTransports(f.transport)
+	if err != nil {
+		return fail("--transport %q: want bridge, webmcp or both", f.transport)
+	}
+	opts := []conformance.Option{conformance.WithTransports(transports...)}
+	if f.rules != "" {
+		opts = append(opts, conformance.WithRules(strings.Split(f.rules, ",")...))
+	}
+	if f.shard != "" {
+		i, n, err := conformance.ParseShard(f.shard)
+		if err != nil {
+			return fail("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 1/4", f.shard)
+		}
+		opts = append(opts, conformance.WithShard(i, n))
+	}
+	rules, err := conformance.Select(opts...)
+	if err != nil {
+		return fail("--rules: %s", strings.TrimPrefix(err.Error(), conformance.ErrUsage.Error()+": "))
+	}
+	var manifest *conformance.Manifest
+	if f.manifest != "" {
+		if manifest, err = conformance.LoadManifest(f.manifest); err != nil {
+			return fail("%v", err)
+		}
+	}
+	var baseline *conformance.Baseline
+	if f.baseline != "" {
+		if baseline, err = conformance.LoadBaseline(f.baseline); err != nil {
+			return fail("%v", err)
+		}
+	}
+	outs, err := openOutputs(f)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer outs.abandon()
+
+	pageURL := f.url
+	if pageURL == "" {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fail("serve the Todo example: %v", err)
+		}
+		srv := &http.Server{Handler: app.Handler()}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+		pageURL = "http://" + ln.Addr().String() + "/"
+		fmt.Fprintf(stdout, "serving the embedded Todo example at %s\n", pageURL)
+		if manifest == nil {
+			if manifest, err = conformance.ParseManifest("todo-manifest.yaml", todoManifest); err != nil {
+				return fail("%v", err)
+			}
+		}
+	} else {
+		if err := checkURL(pageURL); err != nil {
+			return fail("%v", err)
+		}
+		if err := reach(pageURL); err != nil {
+			return fail("%v", err)
+		}
+	}
+	if manifest != nil {
+		opts = append(opts, conformance.WithManifest(manifest))
+	}
+
+	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: io.Discard})
+	if err != nil {
+		return fail("%s", firstLine(err.Error()))
+	}
+	defer b.Close()
+
+	prog := newProgress(stdout, len(rules)*len(transports))
+	opts = append(opts, conformance.WithProgress(prog.event))
+	rep, err := conformance.Run(conformance.Target{URL: pageURL, Browser: b}, opts...)
+	prog.finish()
+	if err != nil {
+		return fail("%s", strings.TrimPrefix(firstLine(err.Error()), "conformance: "))
+	}
+	rep.ApplyBaseline(baseline)
+
+	fmt.Fprintf(stdout, "Glass conformance of %s", conformance.Sanitize(rep.URL))
+	if rep.Runtime != "" {
+		fmt.Fprintf(stdout, " (runtime %s)", conformance.Sanitize(rep.Runtime))
+	}
+	fmt.Fprintln(stdout)
+	if err := rep.WriteText(stdout); err != nil {
+		return fail("%v", err)
+	}
+	if err := outs.write(rep); err != nil {
+		return fail("%v", err)
+	}
+	if f.artifacts != "" {
+		if err := rep.WriteArtifacts(f.artifacts); err != nil {
+			return fail("%v", err)
+		}
+	}
+	if !rep.Conforms() {
+		return exitViolations
+	}
+	return exitOK
+}
+
+// outputs are the report files, created before the run so that an
+// unwritable path is a usage error, not a lost report after a long run.
+type outputs struct {
+	files   map[string]*os.File // by format
+	written bool
+}
+
+func openOutputs(f runFlags) (*outputs, error) {
+	o := &outputs{files: map[string]*os.File{}}
+	for _, out := range []struct{ flag, format, path string }{
+		{"--junit", "junit", f.junit}, {"--json", "json", f.json}, {"--html", "html", f.html},
+	} {
+		if out.path == "" {
+			continue
+		}
+		file, err := os.Create(out.path)
+		if err != nil {
+			o.abandon()
+			return nil, fmt.Errorf("%s %q: cannot write the report: %v", out.flag, out.path, pathErr(err))
+		}
+		o.files[out.format] = file
+	}
+	if f.artifacts != "" {
+		if err := checkDir(f.artifacts); err != nil {
+			o.abandon()
+			return nil, fmt.Errorf("--artifacts %q: cannot write there: %v", f.artifacts, pathErr(err))
+		}
+	}
+	return o, nil
+}
+
+func checkDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	probe, err := os.CreateTemp(dir, ".glass-write-check-*")
+	if err != nil {
+		return err
+	}
+	name := probe.Name()
+	probe.Close()
+	return os.Remove(name)
+}
+
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (o *outputs) write(rep *conformance.Report) error {
+	o.written = true
+	var errs []error
+	for format, file := range o.files {
+		var err error
+		switch format {
+		case "junit":
+			err = rep.WriteJUnit(file)
+		case "json":
+			err = rep.WriteJSON(file)
+		case "html":
+			err = rep.WriteHTML(file)
+		}
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("write %s: %w", filepath.Base(file.Name()), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// abandon removes report files of a run that ended before writing them,
+// so that no empty report is mistaken for a result.
+func (o *outputs) abandon() {
+	if o == nil || o.written {
+		return
+	}
+	for _, file := range o.files {
+		file.Close()
+		os.Remove(file.Name())
+	}
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("--url %q: %v", s, errors.Unwrap(err))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("--url %q: want an http or https URL", s)
+	}
+	return nil
+}
+
+// reach makes sure, with a plain HTTP GET bounded by reachTimeout, that the
+// URL answers with an HTML page, so that a typo or a stopped server is one
+// clear line instead of a browser error.
+func reach(pageURL string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), reachTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, pageURL, nil)
+	if err != nil {
+		return fmt.Errorf("--url %q: %v", pageURL, err)
+	}
+	req.Header.Set("Accept", "text/html")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("cannot reach %s: no answer within %s", pageURL, reachTimeout)
+		}
+		return fmt.Errorf("cannot reach %s: %v", pageURL, err)
+	}
+	defer resp.Body.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(resp.Body, head)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("%s answered %s, want a page (2xx)", pageURL, resp.Status)
+	}
+	ct := resp.Header.Get("Content-Type")
+	if ct == "" {
+		ct = http.DetectContentType(head[:n])
+	}
+	mt, _, _ := mime.ParseMediaType(ct)
+	if mt != "text/html" && mt != "application/xhtml+xml" {
+		return fmt.Errorf("%s is not an HTML page (Content-Type %q)", pageURL, ct)
+	}
+	return nil
+}
+
+// progress shows the run as it goes: a counter rewritten in place with \r
+// on a terminal, one plain line per rule elsewhere (a CI log).
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	total int
+	shown bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	return &progress{w: w, tty: isTerminal(w), total: total}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *progress) event(ev conformance.ProgressEvent) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	name := ev.Rule.ID
+	if ev.Transport != glasstest.TransportBridge {
+		name += " [" + string(ev.Transport) + "]"
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s", ev.Done, p.total, name)
+		p.shown = true
+		return
+	}
+	if ev.Finding != nil {
+		fmt.Fprintf(p.w, "[%d/%d] %-10s %s\n", ev.Done, p.total, ev.Finding.Label(), name)
+	}
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,99 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/glassworks/glass/glasstest"
+)
+
+// Register adds the conformance suite to the Ginkgo suite it is called in:
+// one spec per selected rule and transport, named and labelled with the
+// rule id, labelled "phase:<phase>" and "transport:<transport>", inside a
+// container "Glass conformance". Call it at the top level of a test file or
+// inside a container:
+//
+//	var _ = conformance.Register(func() conformance.Target {
+//		return conformance.Target{URL: appURL}
+//	}, conformance.WithManifest(m))
+//
+// target is called once, in the first spec that runs, so it may use what a
+// BeforeSuite set up. A rule that fails fails its spec with the message and
+// the evidence (also attached as report entries); a rule that could not be
+// probed is skipped with the reason, so Ginkgo counts it as skipped, never
+// as passed. Bad options register a single failing spec that says why.
+func Register(target func() Target, opts ...Option) bool {
+	return ginkgo.Describe("Glass conformance", func() {
+		cfg, err := newConfig(opts)
+		var rules []Rule
+		if err == nil {
+			rules, err = cfg.selected()
+		}
+		if err != nil {
+			ginkgo.It("has valid options", func() { ginkgo.Fail(err.Error()) })
+			return
+		}
+		var (
+			once sync.Once
+			s    *session
+			serr error
+		)
+		get := func() *session {
+			ginkgo.GinkgoHelper()
+			once.Do(func() { s, serr = newSession(target(), cfg) })
+			if serr != nil {
+				ginkgo.Fail(serr.Error())
+			}
+			return s
+		}
+		for _, tr := range cfg.transports {
+			for _, rule := range rules {
+				name := rule.ID
+				if len(cfg.transports) > 1 {
+					name += " [" + string(tr) + "]"
+				}
+				ginkgo.It(name, ginkgo.Label(labels(rule, tr)...), func() {
+					f := get().check(rule, tr)
+					for _, ev := range f.Evidence {
+						ginkgo.AddReportEntry(ev.Label, ev.Text)
+					}
+					switch f.Verdict {
+					case NotProbed:
+						ginkgo.Skip("not probed: " + f.Message)
+					case Fail:
+						ginkgo.Fail(failureText(f))
+					}
+				})
+			}
+		}
+	})
+}
+
+// labels are the Ginkgo labels of a rule's spec; characters Ginkgo does
+// not allow in labels become "-".
+func labels(rule Rule, tr glasstest.Transport) []string {
+	clean := strings.NewReplacer("&", "-", "|", "-", "!", "-", ",", "-", "(", "-", ")", "-", "/", "-", " ", "-")
+	out := []string{clean.Replace(rule.ID), "transport:" + string(tr)}
+	if rule.Phase != "" {
+		out = append(out, "phase:"+string(rule.Phase))
+	}
+	return out
+}
+
+// failureText is a failed finding as one Ginkgo failure message: the rule,
+// the sentence, and the evidence.
+func failureText(f Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\nMUST: %s", f.Rule.ID, Sanitize(f.Message), f.Rule.Must)
+	for _, ev := range f.Evidence {
+		fmt.Fprintf(&b, "\n%s:\n%s", ev.Label, indent(Sanitize(ev.Text), "  "))
+	}
+	return b.String()
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

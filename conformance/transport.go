@@ -1,0 +1,33 @@
+package conformance
+
+import (
+	"fmt"
+
+	"github.com/glassworks/glass/glasstest"
+)
+
+// NoWebMCPTools is the reason every rule is not probed over the webmcp
+// transport when the page registered no WebMCP tools: the browser has no
+// document.modelContext, or the runtime registers none.
+const NoWebMCPTools = "the page registers no WebMCP tools (no document.modelContext in this browser, or a runtime that registers none)"
+
+// checkTransports learns, on the set-up page, whether each transport the
+// run uses can reach the runtime; p is that page.
+func (s *session) checkTransports(p *glasstest.Page) {
+	s.unavailable = map[glasstest.Transport]string{}
+	if !containsTransport(s.cfg.transports, glasstest.TransportWebMCP) {
+		return
+	}
+	tools, err := p.Tools()
+	switch {
+	case err != nil:
+		s.unavailable[glasstest.TransportWebMCP] = fmt.Sprintf("the browser cannot list WebMCP tools (%s)", firstLine(err.Error()))
+	case len(tools) == 0:
+		s.unavailable[glasstest.TransportWebMCP] = NoWebMCPTools
+	}
+}
+
+// transportUnavailable returns why t cannot be used, or "".
+func (s *session) transportUnavailable(t glasstest.Transport) string {
+	return s.unavailable[t]
+}
