@@ -42,3 +42,14 @@ fuzz:
 	done
 
 test: fuzz
+
+# bench prints the benchmark table of BENCHMARKS.md: Glass next to plain
+# playwright-go and a bare round trip, scaling to 10,000 records, the cost
+# of a spec and of a conformance run (go run ./bench; BENCHFLAGS=-quick for
+# a smoke run), then the Go benchmarks of the pure-Go hot paths in
+# benchstat's form (BENCH_COUNT runs each).
+BENCH_COUNT ?= 6
+BENCHFLAGS ?=
+bench: setup
+	$(GO) run ./bench $(BENCHFLAGS)
+	$(GO) test ./receipt ./schema ./matchers -run '^$$' -bench . -count $(BENCH_COUNT)
