@@ -122,9 +122,33 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", p)
 	}
+	if note := moduleNote(f.dir); note != "" {
+		fmt.Fprintf(stdout, "\nnote: %s\n", note)
+	}
 	fmt.Fprintf(stdout, "\n%d specs for %d declared actions. Run them with\n\n  cd %s && %s=%s go test ./...\n\nand check the page against the contract with\n\n  glass-conformance run --url %s --manifest %s\n",
 		len(plan.specs), plan.declared, f.dir, EnvURL, f.url, f.url, paths[2])
 	return exitOK
+}
+
+// moduleNote says what to do when dir is in no Go module, or in one that
+// does not require Glass yet: the suite cannot build there.
+func moduleNote(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		mod, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			if strings.Contains(string(mod), "github.com/glassworks/glass") {
+				return ""
+			}
+			return "the module at " + d + " does not require Glass yet: go get github.com/glassworks/glass@latest"
+		}
+		if filepath.Dir(d) == d {
+			return dir + " is in no Go module: cd " + dir + " && go mod init example.com/acceptance && go get github.com/glassworks/glass@latest"
+		}
+	}
 }
 
 // packageFromDir makes a package name of the directory's base name.

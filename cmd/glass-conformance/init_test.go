@@ -118,3 +118,20 @@ func TestGoLiteral(t *testing.T) {
 		t.Errorf("goLiteral = %s, want %s", got, want)
 	}
 }
+
+func TestModuleNote(t *testing.T) {
+	bare := t.TempDir()
+	if note := moduleNote(filepath.Join(bare, "suite")); !strings.Contains(note, "is in no Go module: cd ") {
+		t.Errorf("outside a module: %q", note)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/x\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if note := moduleNote(filepath.Join(other, "suite")); !strings.Contains(note, "does not require Glass yet: go get github.com/glassworks/glass@latest") {
+		t.Errorf("in a module without Glass: %q", note)
+	}
+	if note := moduleNote("."); note != "" {
+		t.Errorf("in this repository: %q, want no note", note)
+	}
+}
