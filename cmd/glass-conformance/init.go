@@ -417,6 +417,12 @@ func (p *initPlan) actionsSource(pkg string) string {
 			body.WriteString("\n")
 		}
 		sp.write(&body, imports)
+		imports["matchers"] = true
+	}
+	if len(p.specs) == 0 {
+		// A page that declares nothing yet still gets a suite that builds
+		// and says so.
+		body.WriteString("It(\"declares no action yet\", func() {\nExpect(open().Snapshot().Actions.Items).To(BeEmpty())\n})\n")
 	}
 	fmt.Fprintf(&b, "// Code written by glass-conformance init from %s; edit it freely.\n", commentText(p.url))
 	b.WriteString("// One spec per declared action: each states what the call did when init\n")
@@ -426,7 +432,9 @@ func (p *initPlan) actionsSource(pkg string) string {
 	if imports["glasstest"] {
 		b.WriteString("\t\"github.com/glassworks/glass/glasstest\"\n")
 	}
-	b.WriteString("\t. \"github.com/glassworks/glass/matchers\"\n")
+	if imports["matchers"] {
+		b.WriteString("\t. \"github.com/glassworks/glass/matchers\"\n")
+	}
 	if imports["receipt"] {
 		b.WriteString("\t\"github.com/glassworks/glass/receipt\"\n")
 	}

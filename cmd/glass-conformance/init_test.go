@@ -135,3 +135,27 @@ func TestModuleNote(t *testing.T) {
 		t.Errorf("in this repository: %q, want no note", note)
 	}
 }
+
+// TestRenderWithoutActions: a page that declares no action yet gets a
+// suite that parses and imports only what it uses.
+func TestRenderWithoutActions(t *testing.T) {
+	files, err := (&initPlan{url: "http://127.0.0.1:8080/", title: "Empty", args: map[string]map[string]any{}, unbuildable: map[string]string{}}).render("acceptance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for i, name := range []string{initSuiteFile, initActionsFile} {
+		f, err := parser.ParseFile(fset, name, files[i], 0)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v\n%s", name, err, files[i])
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"github.com/glassworks/glass/matchers"` || imp.Path.Value == `"github.com/glassworks/glass/receipt"` {
+				t.Errorf("%s imports %s, which it does not use", name, imp.Path.Value)
+			}
+		}
+	}
+	if !strings.Contains(string(files[1]), `It("declares no action yet"`) {
+		t.Errorf("no spec for a page without actions:\n%s", files[1])
+	}
+}
