@@ -50,7 +50,7 @@ type initFlags struct {
 	force         bool
 }
 
-func initCmd(args []string, stdout, stderr io.Writer) int {
+func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 	var f initFlags
 	flags := flag.NewFlagSet("init", flag.ContinueOnError)
 	flags.StringVar(&f.url, "url", "", "the live page to read (required)")
@@ -84,8 +84,17 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 		filepath.Join(f.dir, initActionsFile),
 		filepath.Join(f.dir, initManifestFile),
 	}
+	_, statErr := os.Stat(f.dir)
 	if err := checkDir(f.dir); err != nil {
 		return fail("--dir %q: cannot write there: %v", f.dir, pathErr(err))
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// A run that fails leaves no empty directory behind.
+		defer func() {
+			if code != exitOK {
+				_ = os.Remove(f.dir)
+			}
+		}()
 	}
 	if !f.force {
 		for _, p := range paths {
@@ -126,7 +135,7 @@ func initCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nnote: %s\n", note)
 	}
 	fmt.Fprintf(stdout, "\n%d specs for %d declared actions. Run them with\n\n  cd %s && %s=%s go test ./...\n\nand check the page against the contract with\n\n  glass-conformance run --url %s --manifest %s\n",
-		len(plan.specs), plan.declared, f.dir, EnvURL, f.url, f.url, paths[2])
+		plan.specCount(), plan.declared, f.dir, EnvURL, f.url, f.url, paths[2])
 	return exitOK
 }
 
@@ -202,6 +211,18 @@ type initSpec struct {
 	stepOf    string // the flow this action is a step of
 	dangerous bool   // needs the user's approval
 	got       *receipt.Receipt
+}
+
+// specCount is how many specs the actions file holds: one per planned
+// call, and a denial for each that needs confirmation.
+func (p *initPlan) specCount() int {
+	n := len(p.specs)
+	for _, sp := range p.specs {
+		if sp.dangerous {
+			n++
+		}
+	}
+	return max(n, 1)
 }
 
 // observe opens the page, reads its snapshot and calls every planned action

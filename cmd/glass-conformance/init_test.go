@@ -33,6 +33,7 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 		t.Fatal(err)
 	}
 	aFile := write(t, "plain-file", "x")
+	fresh := filepath.Join(t.TempDir(), "suite")
 	cases := []struct {
 		name string
 		args []string
@@ -40,7 +41,7 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 	}{
 		{"no URL", []string{"init"}, "--url is required"},
 		{"URL without scheme", []string{"init", "--url", "example.test/page"}, "want an http or https URL"},
-		{"unreachable host", []string{"init", "--url", closedPort(t), "--dir", t.TempDir()}, "cannot reach http://127.0.0.1:"},
+		{"unreachable host", []string{"init", "--url", closedPort(t), "--dir", fresh}, "cannot reach http://127.0.0.1:"},
 		{"bad package", []string{"init", "--url", "http://127.0.0.1:1/", "--package", "9lives"}, `--package "9lives": want a Go identifier`},
 		{"keyword package", []string{"init", "--url", "http://127.0.0.1:1/", "--package", "func"}, `--package "func"`},
 		{"existing file", []string{"init", "--url", "http://127.0.0.1:1/", "--dir", existing}, initSuiteFile + " exists; pass --force to overwrite it"},
@@ -61,6 +62,9 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 				t.Errorf("want one line on stderr, got %d:\n%s", lines, r.stderr)
 			}
 		})
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Errorf("a failed init left the directory %s it created", fresh)
 	}
 }
 
