@@ -134,7 +134,7 @@ func FindChromium() (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("glasstest: %w; install one (Debian/Ubuntu: apt-get install -y chromium) or set GLASS_CHROMIUM=/path/to/chrome", ErrNoBrowser)
+	return "", fmt.Errorf("glasstest: %w; install one (Debian/Ubuntu: apt-get install -y chromium; or Playwright's: npx playwright install chromium) or set GLASS_CHROMIUM=/path/to/chrome", ErrNoBrowser)
 }
 
 func playwrightCacheChromium() string {
@@ -178,8 +178,14 @@ func driverOptions(progress io.Writer) *playwright.RunOptions {
 
 // InstallDriver downloads the Playwright driver when it is missing or of
 // another version; it does nothing when the driver is up to date.
+//
+// A download is announced on progress, one line per step, so that a first
+// run does not look hung; an up-to-date driver prints nothing.
 func InstallDriver(progress io.Writer) error {
-	if err := playwright.Install(driverOptions(progress)); err != nil {
+	opts := driverOptions(progress)
+	opts.Verbose = true
+	opts.Logger = newProgressLogger(opts.Stderr)
+	if err := playwright.Install(opts); err != nil {
 		return fmt.Errorf("glasstest: install the Playwright driver: %w", err)
 	}
 	return nil

@@ -46,10 +46,16 @@ type result struct {
 
 func runBinary(t *testing.T, args ...string) result {
 	t.Helper()
+	return runBinaryEnv(t, nil, args...)
+}
+
+// runBinaryEnv runs the CLI with env added to the test's environment.
+func runBinaryEnv(t *testing.T, env []string, args ...string) result {
+	t.Helper()
 	var o, e bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), env...)
 	err := cmd.Run()
 	r := result{stdout: o.String(), stderr: e.String()}
 	var exit *exec.ExitError

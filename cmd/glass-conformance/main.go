@@ -5,6 +5,7 @@
 //	glass-conformance run --url URL             # your app
 //	glass-conformance run --url URL --junit out.xml --manifest glass.yaml
 //	glass-conformance rules [--json]            # the rule catalog
+//	glass-conformance init --url URL            # a starter suite and manifest
 //
 // docs/cli.md is the full reference. Exit status: 0 the page conforms, 1 a
 // rule is violated, 2 usage or set-up error.

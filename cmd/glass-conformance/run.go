@@ -25,6 +25,7 @@ const usage = `usage: glass-conformance <command> [flags]
 commands:
   run      check a page against the contract (default: the embedded Todo example)
   rules    print the rule catalog (--json for JSON)
+  init     read a live page and write a starter Ginkgo suite and manifest
   setup    install the Playwright driver if missing and find a Chromium
   version  print the version
 
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return rulesCmd(args[1:], stdout, stderr)
 	case "setup":
 		return setupCmd(args[1:], stdout, stderr)
+	case "init":
+		return initCmd(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "glass-conformance %s (protocol %s)\n", version, receipt.Protocol)
 		return exitOK
@@ -62,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, setup or version)\n", args[0])
+	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, setup or version)\n", args[0])
 	return exitUsage
 }
 

@@ -123,7 +123,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		opts = append(opts, conformance.WithManifest(manifest))
 	}
 
-	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: io.Discard})
+	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: stderr})
 	if err != nil {
 		return fail("%s", firstLine(err.Error()))
 	}
