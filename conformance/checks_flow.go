@@ -32,6 +32,33 @@ func init() {
 
 func isFlow(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFlow }
 
+// watched is one call made on a fresh page between two witnesses of the
+// page model and the DOM.
+type watched struct {
+	pg            *page
+	r             *receipt.Receipt
+	before, after *witness
+	domWitness    bool
+}
+
+// watchedCall opens ref on a fresh page with opts and calls id there.
+func (p *probe) watchedCall(ref, id string, args any, opts ...glasstest.Option) (*watched, error) {
+	pg, err := p.open(ref, opts...)
+	if err != nil {
+		return nil, err
+	}
+	before, domWitness, err := pg.stableWitness(false)
+	if err != nil {
+		return nil, err
+	}
+	r := pg.do(id, args)
+	after, err := pg.witness(false)
+	if err != nil {
+		return nil, err
+	}
+	return &watched{pg: pg, r: r, before: before, after: after, domWitness: domWitness}, nil
+}
+
 func riskRank(r receipt.Risk) int {
 	switch r {
 	case receipt.RiskDangerous:
@@ -71,24 +98,13 @@ func (p *probe) flowFailure(i int) (*flowCall, *outcome) {
 	v, _ := p.s.memo(fmt.Sprintf("%s|flowFailure|%d", p.transport, i), func() (any, error) {
 		q := &probe{s: p.s, transport: p.transport}
 		defer q.close()
-		pg, err := q.open(sc.URL, glasstest.Approve())
+		w, err := q.watchedCall(sc.URL, sc.Action, scenarioArgs(sc), glasstest.Approve())
 		if err != nil {
 			o := broken(err)
 			return result{o: &o}, nil
 		}
-		before, err := pg.witness(false)
-		if err != nil {
-			o := broken(err)
-			return result{o: &o}, nil
-		}
-		flow, _ := before.snap.Action(sc.Action)
-		r := pg.do(sc.Action, scenarioArgs(sc))
-		after, err := pg.witness(false)
-		if err != nil {
-			o := broken(err)
-			return result{o: &o}, nil
-		}
-		return result{c: &flowCall{sc: sc, flow: flow, r: r, before: before, after: after}}, nil
+		flow, _ := w.before.snap.Action(sc.Action)
+		return result{c: &flowCall{sc: sc, flow: flow, r: w.r, before: w.before, after: w.after}}, nil
 	})
 	res := v.(result)
 	return res.c, res.o
@@ -507,20 +523,11 @@ func checkFlowHighestRisk(p *probe) outcome {
 		if err != nil {
 			continue
 		}
-		pg, err := p.open("", glasstest.Deny())
+		w, err := p.watchedCall("", f.ID, args, glasstest.Deny())
 		if err != nil {
 			return broken(err)
 		}
-		before, domWitness, err := pg.stableWitness(false)
-		if err != nil {
-			return broken(err)
-		}
-		r := pg.do(f.ID, args)
-		after, err := pg.witness(false)
-		if err != nil {
-			return broken(err)
-		}
-		asked := pg.g.Confirmations()
+		r, asked := w.r, w.pg.g.Confirmations()
 		ev := []Evidence{receiptEvidence("receipt", r), confirmationEvidence(asked)}
 		switch {
 		case len(asked) != 1:
@@ -532,7 +539,7 @@ func checkFlowHighestRisk(p *probe) outcome {
 		case r.Code() != receipt.CodePermissionDenied:
 			return failf("the host denied the flow %s: want PERMISSION_DENIED, %s", f.ID, got(r)).with(ev...)
 		}
-		if d := unchanged(before, after, domWitness); len(d) > 0 {
+		if d := unchanged(w.before, w.after, w.domWitness); len(d) > 0 {
 			return failf("the host denied the flow %s, but the page changed: a step ran before the confirmation: %s", f.ID, d[0]).with(append(ev, textEvidence("what changed", d...))...)
 		}
 		judged = append(judged, fmt.Sprintf("%s: asked once at %s", f.ID, asked[0].Request.Risk))
@@ -573,16 +580,11 @@ func checkFlowReask(p *probe) outcome {
 		if err != nil {
 			continue
 		}
-		pg, err := p.open("", glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" }))
+		w, err := p.watchedCall("", f.ID, args, glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" }))
 		if err != nil {
 			return broken(err)
 		}
-		r := pg.do(f.ID, args)
-		after, err := pg.witness(false)
-		if err != nil {
-			return broken(err)
-		}
-		asked := pg.g.Confirmations()
+		r, after, asked := w.r, w.after, w.pg.g.Confirmations()
 		ev := []Evidence{receiptEvidence("receipt", r), confirmationEvidence(asked)}
 		covered := -1
 		for _, c := range asked {

@@ -72,11 +72,9 @@ func (p *probe) handoffTargets() ([]handoffTarget, []string) {
 // handoffCall is one call of a hand-off, the host answering outcome
 // without the user doing anything, between two witnesses.
 type handoffCall struct {
-	r             *receipt.Receipt
+	*watched
 	confirmations []glasstest.ConfirmationRecord
 	handoffs      []glasstest.HandoffRecord
-	before, after *witness
-	domWitness    bool
 }
 
 // handoffExpectTimeout shortens the wait for a hand-off's check after a
@@ -87,21 +85,12 @@ func (p *probe) handoff(h handoffTarget, answer string) (*handoffCall, error) {
 	v, err := p.s.memo(fmt.Sprintf("%s|handoff|%s|%s|%s", p.transport, h.action.ID, h.url, answer), func() (any, error) {
 		q := &probe{s: p.s, transport: p.transport}
 		defer q.close()
-		pg, err := q.open(h.url, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
+		w, err := q.watchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
 			glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }))
 		if err != nil {
 			return nil, err
 		}
-		before, domWitness, err := pg.stableWitness(false)
-		if err != nil {
-			return nil, err
-		}
-		r := pg.do(h.action.ID, h.args)
-		after, err := pg.witness(false)
-		if err != nil {
-			return nil, err
-		}
-		return &handoffCall{r: r, confirmations: pg.g.Confirmations(), handoffs: pg.g.Handoffs(), before: before, after: after, domWitness: domWitness}, nil
+		return &handoffCall{watched: w, confirmations: w.pg.g.Confirmations(), handoffs: w.pg.g.Handoffs()}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -381,8 +370,8 @@ func checkChangedWindow(p *probe) outcome {
 			cands = append(cands, cand{id: pl.action.ID, args: pl.args})
 		}
 	}
-	if len(cands) > 6 {
-		cands = cands[:6]
+	if len(cands) > 5 {
+		cands = cands[:5]
 	}
 	var judged, notJudged []string
 	for _, c := range cands {
@@ -498,7 +487,7 @@ const quietScript = `([quietMs, maxMs]) => new Promise((resolve) => {
 })`
 
 // maxSettleCalls bounds the calls checkSettle makes.
-const maxSettleCalls = 12
+const maxSettleCalls = 6
 
 // checkSettle makes each write of the exercise on a fresh page, then waits
 // for the page to go quiet: the receipt's records and state views must
@@ -528,7 +517,7 @@ func checkSettle(p *probe) outcome {
 			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.action.ID, map[bool]string{true: "the page changes by itself", false: got(r)}[r.Result.OK]))
 			continue
 		}
-		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{750, 5000}); err != nil {
+		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{500, 5000}); err != nil {
 			return broken(err)
 		}
 		settled, err := pg.witness(false)
