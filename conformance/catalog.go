@@ -186,7 +186,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A flow step whose risk turns out higher than the risk the flow's confirmation covered MUST ask for confirmation again before it runs, and a denial there MUST stop the flow with STEP_FAILED.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Compound actions\"",
-		Needs: "a fixture page whose flow has a step that turns out riskier than the flow's confirmation covered",
+		Needs: "a page whose flow has a step the snapshot cannot resolve before the flow runs and that turns out riskier than the flow's confirmation covered",
 	},
 	{
 		ID:    "handoff.no-confirmation",
@@ -210,7 +210,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "After revealing a target, a runtime MUST let the page settle and check visibility again on the target as it is then, and MUST fail with ACTION_UNAVAILABLE when it is still not visible.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Make the target usable\"",
-		Needs: "a fixture page whose reveal re-renders the target, and one whose reveal leaves it hidden",
+		Needs: "a manifest naming, under reveals, an element action whose reveal shows its target (perhaps re-rendered) and one whose reveal leaves it hidden",
 	},
 	{
 		ID:    "unavailable.reason",
@@ -329,7 +329,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A STEP_FAILED receipt of a flow that can continue MUST carry result.resume, and resume(handle, options) MUST continue from the failed step without running again any step whose outcome was ok.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Compound actions\"",
-		Needs: "a manifest naming a flow and the arguments that make one of its steps fail",
+		Needs: "a manifest naming a flow and the arguments that make one of its steps fail once (flowFailures with resume: true)",
 	},
 	{
 		ID:    "flow.resume-unknown",
@@ -368,7 +368,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST poll an expectation until it comes true or its timeout passes — options.expectTimeoutMs when the host passes it, else the timeout the expectation declares, else 2 seconds — before it reports EXPECTATION_FAILED.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Expectation\"",
-		Needs: "a fixture page whose expectation comes true when the test releases it",
+		Needs: "a manifest naming an action whose expectation does not come true (expectationFailures)",
 	},
 	{
 		ID:    "verify.settle",
@@ -376,7 +376,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST take the after snapshot only once the page has settled — the asynchronous work the handler started has finished and the DOM has stopped changing — or its bounded settle wait has run out.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Snapshot comparison\"",
-		Needs: "a fixture page whose handler updates the page model after asynchronous work",
+		Needs: "a page whose write can be called successfully; one whose handler updates the page model after asynchronous work tells most",
 	},
 	{
 		ID:    "snapshot.bounded",
@@ -392,7 +392,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST take the before snapshot after stages 1 to 5 have passed, immediately before stage 6, and the after snapshot after the expectation check and settling.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Snapshot comparison\"",
-		Needs: "a fixture page whose reveal renders more records",
+		Needs: "a page whose element action without a run function starts executing with a DOM event (the manifest's reveals can name one whose reveal renders records)",
 	},
 	{
 		ID:    "changed.parts",

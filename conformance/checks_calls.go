@@ -717,7 +717,14 @@ func checkRiskClasses(p *probe) outcome {
 		}
 	}
 	o, n := p.judgeEach(anyAction, func(e *exercised) (bool, string) {
-		asked := len(e.confirmations)
+		// A flow step that turns out riskier than the flow asks again
+		// (policy.flow-reask): only the call's own requests count here.
+		asked := 0
+		for _, c := range e.confirmations {
+			if c.Request.Step == "" {
+				asked++
+			}
+		}
 		if needsConfirmation(e.action) && asked != 1 {
 			return true, fmt.Sprintf("the action is %s (confirm %t) and the runtime asked for confirmation %d times, want once", e.action.Risk, e.action.Confirm, asked)
 		}

@@ -40,9 +40,14 @@ import (
 //	    step: 2
 //	    url: /?fault=save-fails
 //	    args: {title: New title}
+//	    code: EXECUTION_FAILED # optional: the failed step's error code
+//	    resume: true           # optional: resuming it then succeeds
 //	handoffs:                  # hand-offs and how the user answers them
 //	  - action: verify-identity
 //	    outcome: cancelled     # completed, cancelled, timeout or failed
+//	reveals:                   # element actions whose target must be revealed
+//	  - action: peek
+//	    outcome: shown         # shown (revealed, maybe re-rendered) or hidden
 //
 // ParseManifest and LoadManifest validate it and name the field of the
 // first mistake with its line.
@@ -54,6 +59,10 @@ type Manifest struct {
 	ExecutionFailures   []Scenario                `json:"executionFailures,omitempty"`
 	FlowFailures        []Scenario                `json:"flowFailures,omitempty"`
 	Handoffs            []Scenario                `json:"handoffs,omitempty"`
+	// Reveals names element actions whose target is not visible until
+	// the action's reveal ran: Outcome says whether the reveal shows it
+	// (shown) or leaves it hidden (hidden).
+	Reveals []Scenario `json:"reveals,omitempty"`
 }
 
 // Scenario is one call the manifest asks for: an action, the page it runs
@@ -67,12 +76,22 @@ type Scenario struct {
 	Args map[string]any `json:"args,omitempty"`
 	// Step is the 1-based step at which a flow fails (flowFailures only).
 	Step int `json:"step,omitempty"`
-	// Outcome is how the user answers a hand-off (handoffs only).
+	// Outcome is how the user answers a hand-off (handoffs), or whether
+	// the reveal shows the target (reveals).
 	Outcome string `json:"outcome,omitempty"`
+	// Code is the error code the failed step reports (flowFailures only,
+	// optional).
+	Code receipt.Code `json:"code,omitempty"`
+	// Resume says that resuming the failed flow succeeds (flowFailures
+	// only, optional): the step fails once.
+	Resume bool `json:"resume,omitempty"`
 }
 
 // The hand-off outcomes a manifest can ask for.
 var handoffOutcomes = []string{"completed", "cancelled", "timeout", "failed"}
+
+// The outcomes of a reveal a manifest can name.
+var revealOutcomes = []string{"shown", "hidden"}
 
 // ErrManifest wraps every manifest error.
 var ErrManifest = errors.New("invalid manifest")
@@ -129,7 +148,7 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-var topFields = []string{"version", "args", "skip", "expectationFailures", "executionFailures", "flowFailures", "handoffs"}
+var topFields = []string{"version", "args", "skip", "expectationFailures", "executionFailures", "flowFailures", "handoffs", "reveals"}
 
 func (p *manifestParser) top(n *yaml.Node, m *Manifest) error {
 	if n.Kind != yaml.MappingNode {
@@ -154,13 +173,15 @@ func (p *manifestParser) top(n *yaml.Node, m *Manifest) error {
 		case "skip":
 			m.Skip, err = p.globs(v, "skip")
 		case "expectationFailures":
-			m.ExpectationFailures, err = p.scenarios(v, k.Value, false, false)
+			m.ExpectationFailures, err = p.scenarios(v, k.Value, false, nil)
 		case "executionFailures":
-			m.ExecutionFailures, err = p.scenarios(v, k.Value, false, false)
+			m.ExecutionFailures, err = p.scenarios(v, k.Value, false, nil)
 		case "flowFailures":
-			m.FlowFailures, err = p.scenarios(v, k.Value, true, false)
+			m.FlowFailures, err = p.scenarios(v, k.Value, true, nil)
 		case "handoffs":
-			m.Handoffs, err = p.scenarios(v, k.Value, false, true)
+			m.Handoffs, err = p.scenarios(v, k.Value, false, handoffOutcomes)
+		case "reveals":
+			m.Reveals, err = p.scenarios(v, k.Value, false, revealOutcomes)
 		default:
 			return p.errorf(k, "", "unknown field %q (want one of %s)", k.Value, strings.Join(topFields, ", "))
 		}
@@ -237,15 +258,17 @@ func (p *manifestParser) globs(n *yaml.Node, field string) ([]string, error) {
 	return out, nil
 }
 
-func (p *manifestParser) scenarios(n *yaml.Node, field string, flow, handoff bool) ([]Scenario, error) {
+// scenarios parses a list of scenarios; flow allows step, code and resume,
+// and outcomes, when given, makes outcome required and one of them.
+func (p *manifestParser) scenarios(n *yaml.Node, field string, flow bool, outcomes []string) ([]Scenario, error) {
 	if n.Kind != yaml.SequenceNode {
 		return nil, p.errorf(n, field, "want a list of {action, url, args}, got %s", show(n))
 	}
 	allowed := []string{"action", "url", "args"}
 	if flow {
-		allowed = append(allowed, "step")
+		allowed = append(allowed, "step", "code", "resume")
 	}
-	if handoff {
+	if outcomes != nil {
 		allowed = append(allowed, "outcome")
 	}
 	var out []Scenario
@@ -289,11 +312,20 @@ func (p *manifestParser) scenarios(n *yaml.Node, field string, flow, handoff boo
 					return nil, p.errorf(v, kf, "want a step number ≥ 1, got %s", show(v))
 				}
 				s.Step = step
-			case k.Value == "outcome" && handoff:
-				if v.Kind != yaml.ScalarNode || !contains(handoffOutcomes, v.Value) {
-					return nil, p.errorf(v, kf, "want one of %s, got %s", strings.Join(handoffOutcomes, ", "), show(v))
+			case k.Value == "outcome" && outcomes != nil:
+				if v.Kind != yaml.ScalarNode || !contains(outcomes, v.Value) {
+					return nil, p.errorf(v, kf, "want one of %s, got %s", strings.Join(outcomes, ", "), show(v))
 				}
 				s.Outcome = v.Value
+			case k.Value == "code" && flow:
+				if v.Kind != yaml.ScalarNode || !receipt.Code(v.Value).Known() {
+					return nil, p.errorf(v, kf, "want a failure code (INVALID_PARAMS, EXECUTION_FAILED, …), got %s", show(v))
+				}
+				s.Code = receipt.Code(v.Value)
+			case k.Value == "resume" && flow:
+				if v.Kind != yaml.ScalarNode || v.Decode(&s.Resume) != nil {
+					return nil, p.errorf(v, kf, "want true or false, got %s", show(v))
+				}
 			default:
 				return nil, p.errorf(k, f, "unknown field %q (want %s)", k.Value, strings.Join(allowed, ", "))
 			}
@@ -304,7 +336,7 @@ func (p *manifestParser) scenarios(n *yaml.Node, field string, flow, handoff boo
 		if flow && s.Step == 0 {
 			return nil, p.errorf(e, f+".step", "required")
 		}
-		if handoff && s.Outcome == "" {
+		if outcomes != nil && s.Outcome == "" {
 			return nil, p.errorf(e, f+".outcome", "required")
 		}
 		out = append(out, s)

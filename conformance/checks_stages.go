@@ -1,0 +1,559 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of hand-offs, of revealing a target (stage 5), and of when the
+// runtime takes its snapshots and how long it waits (stages 6 to 8).
+
+func init() {
+	for id, c := range map[string]check{
+		"handoff.no-confirmation":   {run: checkHandoffNoConfirmation},
+		"handoff.request":           {run: checkHandoffRequest},
+		"handoff.outcome":           {run: checkHandoffOutcome},
+		"reveal.after-confirmation": {run: checkRevealAfterConfirmation},
+		"reveal.second-check":       {run: checkRevealSecondCheck},
+		"changed.window":            {run: checkChangedWindow},
+		"verify.default-timeout":    {run: checkDefaultTimeout},
+		"verify.settle":             {run: checkSettle},
+	} {
+		checks[id] = c
+	}
+}
+
+// ---- hand-offs ---------------------------------------------------------------
+
+// handoffTarget is one hand-off the probes call: every available hand-off
+// the snapshot declares, and every one the manifest names.
+type handoffTarget struct {
+	action receipt.ActionInfo
+	url    string
+	args   any
+	// outcomes are how the host answers, one call each.
+	outcomes []string
+}
+
+func (h handoffTarget) where() string {
+	if h.url != "" {
+		return h.action.ID + " at " + h.url
+	}
+	return h.action.ID
+}
+
+func (p *probe) handoffTargets() ([]handoffTarget, []string) {
+	var out []handoffTarget
+	var why []string
+	for _, a := range p.base().Actions.Items {
+		if a.Kind != receipt.KindHandoff || !a.Available {
+			continue
+		}
+		args, err := p.validArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		out = append(out, handoffTarget{action: a, args: args, outcomes: handoffOutcomes})
+	}
+	for _, sc := range p.manifest().Handoffs {
+		a, _ := p.base().Action(sc.Action)
+		a.ID = sc.Action
+		out = append(out, handoffTarget{action: a, url: sc.URL, args: scenarioArgs(sc), outcomes: []string{sc.Outcome}})
+	}
+	return out, why
+}
+
+// handoffCall is one call of a hand-off, the host answering outcome
+// without the user doing anything, between two witnesses.
+type handoffCall struct {
+	*watched
+	confirmations []glasstest.ConfirmationRecord
+	handoffs      []glasstest.HandoffRecord
+}
+
+// handoffExpectTimeout shortens the wait for a hand-off's check after a
+// "completed" the user never performed.
+const handoffExpectTimeout = 400 * time.Millisecond
+
+func (p *probe) handoff(h handoffTarget, answer string) (*handoffCall, error) {
+	v, err := p.s.memo(fmt.Sprintf("%s|handoff|%s|%s|%s", p.transport, h.action.ID, h.url, answer), func() (any, error) {
+		q := &probe{s: p.s, transport: p.transport}
+		defer q.close()
+		w, err := q.watchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
+			glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }))
+		if err != nil {
+			return nil, err
+		}
+		return &handoffCall{watched: w, confirmations: w.pg.g.Confirmations(), handoffs: w.pg.g.Handoffs()}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*handoffCall), nil
+}
+
+// firstOutcome is the answer the request and confirmation checks use: one
+// that leaves the page as it was.
+func firstOutcome(h handoffTarget) string {
+	for _, o := range h.outcomes {
+		if o != "completed" {
+			return o
+		}
+	}
+	return h.outcomes[0]
+}
+
+func noHandoff(why []string) outcome {
+	msg := "the page declares no available hand-off action, and the manifest names none under handoffs"
+	if len(why) > 0 {
+		msg += " (" + strings.Join(why, "; ") + ")"
+	}
+	return notProbed(msg)
+}
+
+func checkHandoffNoConfirmation(p *probe) outcome {
+	hs, why := p.handoffTargets()
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	for _, h := range hs {
+		c, err := p.handoff(h, firstOutcome(h))
+		if err != nil {
+			return broken(err)
+		}
+		if len(c.confirmations) > 0 {
+			return failf("%s is a hand-off (risk %s), but the runtime asked the host to confirm it", h.where(), h.action.Risk).
+				with(receiptEvidence("receipt", c.r), confirmationEvidence(c.confirmations))
+		}
+	}
+	return pass()
+}
+
+// checkHandoffRequest: the runtime asks the host once, through
+// glassHost.handoff, for the call's action, and does not act for the
+// user: when the user does nothing, the page is as it was.
+func checkHandoffRequest(p *probe) outcome {
+	hs, why := p.handoffTargets()
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	for _, h := range hs {
+		answer := firstOutcome(h)
+		c, err := p.handoff(h, answer)
+		if err != nil {
+			return broken(err)
+		}
+		ev := []Evidence{receiptEvidence("receipt", c.r), handoffEvidence(c.handoffs)}
+		switch {
+		case len(c.handoffs) != 1:
+			return failf("%s: want one hand-off request to the host through glassHost.handoff, the runtime made %d", h.where(), len(c.handoffs)).with(ev...)
+		case !c.handoffs[0].Solicited || c.handoffs[0].Request.Action != h.action.ID:
+			return failf("%s: the hand-off request names the action %q and belongs to no call of the host", h.where(), c.handoffs[0].Request.Action).with(ev...)
+		}
+		if answer == "completed" {
+			continue
+		}
+		if d := unchanged(c.before, c.after, c.domWitness); len(d) > 0 {
+			return failf("%s: the user did nothing (the host answered %s), but the page changed: the runtime acted for the user: %s", h.where(), answer, d[0]).
+				with(append(ev, textEvidence("what changed", d...), witnessNote(c.domWitness))...)
+		}
+	}
+	return pass()
+}
+
+func handoffEvidence(hs []glasstest.HandoffRecord) Evidence {
+	var lines []string
+	for _, h := range hs {
+		b, _ := json.Marshal(h.Request)
+		lines = append(lines, fmt.Sprintf("outcome=%s solicited=%t request=%s", h.Outcome, h.Solicited, b))
+	}
+	if len(lines) == 0 {
+		lines = []string{"(none)"}
+	}
+	return textEvidence("hand-off requests the host received", lines...)
+}
+
+// checkHandoffOutcome answers each hand-off every way a user can — without
+// doing the step — and checks the code each answer maps to. A "completed"
+// the user never performed succeeds only when the hand-off declares no
+// check; with one, the check cannot be observed: HANDOFF_FAILED.
+func checkHandoffOutcome(p *probe) outcome {
+	hs, why := p.handoffTargets()
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	var judged []string
+	for _, h := range hs {
+		for _, answer := range h.outcomes {
+			c, err := p.handoff(h, answer)
+			if err != nil {
+				return broken(err)
+			}
+			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed}[answer]
+			if answer == "completed" {
+				if h.action.Expect == "" {
+					if c.r.Result.OK || c.r.Code() == receipt.CodeHandoffFailed {
+						judged = append(judged, h.where()+": completed, no check declared → "+outcomeCode(c.r))
+						continue
+					}
+					return failf("%s: the host answered completed: want success (or HANDOFF_FAILED), %s", h.where(), got(c.r)).with(receiptEvidence("receipt", c.r))
+				}
+				want = receipt.CodeHandoffFailed
+			}
+			if c.r.Code() != want || c.r.FailurePhase() != receipt.PhaseDispatch {
+				what := "the host answered " + answer
+				if answer == "completed" {
+					what += " without the user doing the step, so its check (" + h.action.Expect + ") was not observed"
+				}
+				return failf("%s: %s: want %s at phase dispatch, %s", h.where(), what, want, got(c.r)).with(receiptEvidence("receipt", c.r))
+			}
+			judged = append(judged, fmt.Sprintf("%s: %s → %s", h.where(), answer, want))
+		}
+	}
+	return pass().with(textEvidence("answers probed", judged...))
+}
+
+// ---- revealing the target ------------------------------------------------------
+
+const scrollScript = `() => JSON.stringify([window.scrollX, window.scrollY, document.scrollingElement ? document.scrollingElement.scrollTop : 0])`
+
+func (pg *page) scroll() (string, error) {
+	v, err := pg.g.Playwright().Evaluate(scrollScript)
+	if err != nil {
+		return "", fmt.Errorf("read the scroll position: %w", err)
+	}
+	s, _ := v.(string)
+	return s, nil
+}
+
+// checkRevealAfterConfirmation calls element actions that need
+// confirmation, last declared first (the likeliest to be out of view),
+// with the confirmation denied: the scroll position must not move. An
+// approved call on the same page then shows whether the target was out of
+// view at all (its reveal moved the page); only such calls count.
+func checkRevealAfterConfirmation(p *probe) outcome {
+	items := p.base().Actions.Items
+	tried := 0
+	for i := len(items) - 1; i >= 0 && tried < 3; i-- {
+		a := items[i]
+		if a.Kind != receipt.KindElement || !a.Available || !needsConfirmation(a) || p.manifest().skips(a.ID) {
+			continue
+		}
+		args, err := p.validArgs(a, "")
+		if err != nil {
+			continue
+		}
+		tried++
+		pg, err := p.open("", glasstest.Deny())
+		if err != nil {
+			return broken(err)
+		}
+		s0, err := pg.scroll()
+		if err != nil {
+			return broken(err)
+		}
+		r := pg.do(a.ID, args)
+		s1, err := pg.scroll()
+		if err != nil {
+			return broken(err)
+		}
+		if r.Code() != receipt.CodePermissionDenied {
+			continue // policy.denied's violation
+		}
+		if s1 != s0 {
+			return failf("%s: the host denied the confirmation, but the page scrolled (%s → %s): the runtime revealed the target before the call was approved", a.ID, s0, s1).
+				with(receiptEvidence("receipt", r))
+		}
+		approved := pg.do(a.ID, args, glasstest.Approve())
+		s2, err := pg.scroll()
+		if err != nil {
+			return broken(err)
+		}
+		if s2 != s0 && approved.Code() != receipt.CodeActionNotFound {
+			return pass().with(textEvidence("probed", fmt.Sprintf("%s: denied, the page stayed at %s; approved, its reveal scrolled it to %s", a.ID, s0, s2)))
+		}
+	}
+	if tried == 0 {
+		return notProbed("the page declares no available element action that needs confirmation (with arguments the probe can build)")
+	}
+	return notProbed("no element action that needs confirmation had its target out of view (an approved call did not scroll the page)")
+}
+
+// checkRevealSecondCheck calls the manifest's reveals: a target the
+// reveal shows (perhaps re-rendered) is used, one the reveal leaves
+// hidden fails ACTION_UNAVAILABLE at target_resolution.
+func checkRevealSecondCheck(p *probe) outcome {
+	scs := p.manifest().Reveals
+	if len(scs) == 0 {
+		return notProbed("needs a manifest entry under reveals (see docs/manifest.md)")
+	}
+	var judged []string
+	for _, sc := range scs {
+		pg, err := p.open(sc.URL, glasstest.Approve())
+		if err != nil {
+			return broken(err)
+		}
+		args := scenarioArgs(sc)
+		if args == nil {
+			if a, ok := p.base().Action(sc.Action); ok {
+				if v, err := p.validArgs(a, ""); err == nil {
+					args = v
+				}
+			}
+		}
+		r := pg.do(sc.Action, args)
+		where := sc.Action + " (manifest reveals, " + sc.Outcome + ")"
+		switch sc.Outcome {
+		case "shown":
+			if r.Code() == receipt.CodeActionUnavailable {
+				return failf("%s: its reveal shows the target, but the call failed ACTION_UNAVAILABLE (%s): the runtime did not check the target again as it is after the reveal",
+					where, r.Result.Error.Reason).with(receiptEvidence("receipt", r))
+			}
+		case "hidden":
+			if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution {
+				return failf("%s: the target stays hidden after its reveal: want ACTION_UNAVAILABLE at phase target_resolution, %s", where, got(r)).
+					with(receiptEvidence("receipt", r))
+			}
+		}
+		judged = append(judged, where+" → "+outcomeCode(r))
+	}
+	return pass().with(textEvidence("reveals probed", judged...))
+}
+
+// ---- the snapshots' window -----------------------------------------------------
+
+// stage6Script makes the page keep the runtime's snapshot as it is when
+// the first input event of the call fires: the moment an element action
+// without a run function starts executing (stage 6), after its reveal.
+const stage6Script = `() => {
+  window.__glassStage6 = null;
+  const grab = () => {
+    if (window.__glassStage6 !== null) return;
+    try {
+      const s = globalThis.glassRuntime.snapshot();
+      window.__glassStage6 = s && typeof s.then !== "function" ? JSON.stringify(s) : "";
+    } catch (e) {
+      window.__glassStage6 = "";
+    }
+  };
+  for (const t of ["pointerdown", "mousedown", "click", "input", "change", "keydown"]) window.addEventListener(t, grab, true);
+}`
+
+// checkChangedWindow calls element actions (those the manifest's reveals
+// show, then one of every element tool the exercise would call) with the
+// page keeping a snapshot of the moment execution starts. The receipt's
+// records must compare that moment with the end: nothing the reveal
+// rendered is reported added, and nothing the call made is left out.
+func checkChangedWindow(p *probe) outcome {
+	type cand struct {
+		id   string
+		url  string
+		args any
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, sc := range p.manifest().Reveals {
+		if sc.Outcome == "shown" {
+			cands = append(cands, cand{sc.Action, sc.URL, scenarioArgs(sc)})
+			seen[sc.Action] = sc.URL == ""
+		}
+	}
+	calls, _ := p.exercisePlan()
+	for _, pl := range calls {
+		if pl.action.Kind == receipt.KindElement && pl.secret == "" && !seen[pl.action.ID] {
+			cands = append(cands, cand{id: pl.action.ID, args: pl.args})
+		}
+	}
+	if len(cands) > 5 {
+		cands = cands[:5]
+	}
+	var judged, notJudged []string
+	for _, c := range cands {
+		pg, err := p.open(c.url, glasstest.Approve())
+		if err != nil {
+			return broken(err)
+		}
+		if _, err := pg.g.Playwright().Evaluate(stage6Script); err != nil {
+			return broken(err)
+		}
+		r := pg.do(c.id, c.args)
+		after, err := pg.witness(false)
+		if err != nil {
+			return broken(err)
+		}
+		v, err := pg.g.Playwright().Evaluate(`() => window.__glassStage6`)
+		if err != nil {
+			return broken(err)
+		}
+		text, _ := v.(string)
+		if !r.Result.OK || text == "" {
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", c.id, map[bool]string{true: "no input event marked the start of execution", false: got(r)}[r.Result.OK]))
+			continue
+		}
+		s6, err := receipt.DecodeSnapshot([]byte(text))
+		if err != nil || s6.Records.Omitted > 0 || after.snap.Records.Omitted > 0 {
+			notJudged = append(notJudged, c.id+": the snapshot at the start of execution is not a complete list of records")
+			continue
+		}
+		rc := &receipt.RecordChanges{}
+		if ch := r.Result.Changed; ch != nil && ch.Records != nil {
+			rc = ch.Records
+		}
+		ids6, _ := recordIDs(s6)
+		idsAfter, _ := recordIDs(after.snap)
+		ev := []Evidence{receiptEvidence("receipt", r), snapshotEvidence("snapshot when execution started", s6), snapshotEvidence("snapshot after the call", after.snap)}
+		for _, id := range rc.Added {
+			if contains(ids6, id) {
+				return failf("%s reports the record %s added, but the page model showed it when execution started (rendered by the reveal, before stage 6): the before snapshot was taken too early", c.id, id).with(ev...)
+			}
+		}
+		for _, id := range rc.Removed {
+			if !contains(ids6, id) {
+				return failf("%s reports the record %s removed, but the page model did not show it when execution started", c.id, id).with(ev...)
+			}
+		}
+		if pr := claims("changed.records.added", rc.Added, rc.Omitted.Added, minus(idsAfter, ids6)); pr != "" {
+			return failf("%s: %s (from the start of execution to after the call)", c.id, pr).with(ev...)
+		}
+		judged = append(judged, c.id)
+	}
+	if len(judged) == 0 {
+		msg := "no call of an element action could be watched from the start of its execution"
+		if len(cands) == 0 {
+			msg = "the page declares no element action the probe can call, and the manifest names no reveals"
+		}
+		return notProbed(msg).with(textEvidence("not judged", notJudged...))
+	}
+	o := pass().with(textEvidence("calls judged", judged...))
+	if len(notJudged) > 0 {
+		o = o.with(textEvidence("not judged", notJudged...))
+	}
+	return o
+}
+
+// ---- waiting: the expectation's timeout, settling --------------------------------
+
+// probeExpectTimeout is the expectation timeout the probe asks for: well
+// above the two-second default, so that a runtime that ignores it, or
+// does not wait at all, answers visibly sooner.
+const probeExpectTimeout = 6 * time.Second
+
+// checkDefaultTimeout calls the manifest's expectationFailures with
+// options.expectTimeoutMs set: EXPECTATION_FAILED may come only once that
+// long has passed. (Only the lower bound is judged: a slow machine makes
+// a call longer, never shorter.)
+func checkDefaultTimeout(p *probe) outcome {
+	scs := p.manifest().ExpectationFailures
+	if len(scs) == 0 {
+		return notProbed("needs a manifest entry under expectationFailures (see docs/manifest.md)")
+	}
+	sc := scs[0]
+	pg, err := p.open(sc.URL, glasstest.Approve())
+	if err != nil {
+		return broken(err)
+	}
+	start := time.Now()
+	r := pg.do(sc.Action, scenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.s.cfg.callTimeout))
+	took := time.Since(start)
+	if r.Code() != receipt.CodeExpectationFailed {
+		return notProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, got(r)))
+	}
+	if took < probeExpectTimeout {
+		return failf("%s: the host passed expectTimeoutMs %d, but EXPECTATION_FAILED came after %s: the runtime did not poll the expectation for the timeout the host asked",
+			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).with(receiptEvidence("receipt", r))
+	}
+	return pass().with(textEvidence("timing", fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))))
+}
+
+// quietScript resolves once the DOM has not changed for quietMs, or after
+// maxMs: the harness's own wait for the page to settle.
+const quietScript = `([quietMs, maxMs]) => new Promise((resolve) => {
+  const start = performance.now();
+  let last = performance.now();
+  const mo = new MutationObserver(() => { last = performance.now(); });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= quietMs || now - start >= maxMs) { mo.disconnect(); resolve(true); return; }
+    setTimeout(tick, Math.max(10, quietMs - (now - last)));
+  };
+  tick();
+})`
+
+// maxSettleCalls bounds the calls checkSettle makes.
+const maxSettleCalls = 6
+
+// checkSettle makes each write of the exercise on a fresh page, then waits
+// for the page to go quiet: the receipt's records and state views must
+// already show what the page settled on, so that work the handler started
+// and the page finished later was waited for.
+func checkSettle(p *probe) outcome {
+	calls, _ := p.exercisePlan()
+	var judged, notJudged []string
+	for _, pl := range calls {
+		if !isWrite(pl.action) || len(judged)+len(notJudged) == maxSettleCalls {
+			continue
+		}
+		opts := []glasstest.Option{glasstest.Approve()}
+		if pl.secret != "" {
+			opts = append(opts, glasstest.Sensitive(sensitiveRef, pl.secret))
+		}
+		pg, err := p.open("", opts...)
+		if err != nil {
+			return broken(err)
+		}
+		before, domWitness, err := pg.stableWitness(false)
+		if err != nil {
+			return broken(err)
+		}
+		r := pg.do(pl.action.ID, pl.args)
+		if !r.Result.OK || !domWitness {
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.action.ID, map[bool]string{true: "the page changes by itself", false: got(r)}[r.Result.OK]))
+			continue
+		}
+		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{500, 5000}); err != nil {
+			return broken(err)
+		}
+		settled, err := pg.witness(false)
+		if err != nil {
+			return broken(err)
+		}
+		e := &exercised{action: pl.action, args: pl.args, r: r, before: before, after: settled}
+		pr := recordsProblem(e)
+		if pr == "" {
+			pr = stateProblem(e)
+		}
+		if pr != "" {
+			return failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", pl.action.ID, pr).
+				with(receiptEvidence("receipt", r), textEvidence("snapshot difference seen by the harness once the page settled", modelDiff(before.snap, settled.snap)...))
+		}
+		judged = append(judged, pl.action.ID)
+	}
+	if len(judged) == 0 {
+		return notProbed("no write of the page could be called successfully on a page whose DOM holds still").with(textEvidence("not judged", notJudged...))
+	}
+	return pass().with(textEvidence("calls judged", judged...))
+}
+
+// stateProblem compares a receipt's changed.state with the state views of
+// the before and after witnesses.
+func stateProblem(e *exercised) string {
+	b, a := e.before.snap, e.after.snap
+	var keys []string
+	for _, k := range sortedKeys(mergeKeys(b.State, a.State)) {
+		if !sameJSON(b.State[k], a.State[k]) {
+			keys = append(keys, k)
+		}
+	}
+	sc := &receipt.StateChanges{}
+	if c := e.r.Result.Changed; c != nil && c.State != nil {
+		sc = c.State
+	}
+	return claims("changed.state.changed", sc.Changed, sc.Omitted, keys)
+}
