@@ -149,6 +149,7 @@ func Run(t Target, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.close()
 	index := map[string]int{}
 	for i, r := range Catalog {
 		index[r.ID] = i

@@ -63,7 +63,8 @@ func (p *probe) open(ref string, opts ...glasstest.Option) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.Option{glasstest.Via(p.transport), glasstest.Timeout(p.s.cfg.callTimeout)}, opts...)
+	all := append([]glasstest.Option{glasstest.Via(p.transport), glasstest.Timeout(p.s.cfg.callTimeout)}, p.s.hostOptions()...)
+	all = append(all, opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
 	if err != nil {
 		return nil, err
