@@ -35,8 +35,11 @@ func notProbed(reason string) outcome { return outcome{verdict: NotProbed, messa
 // the browser went away). It fails the rule: a gate must not turn green
 // because it could not look.
 func broken(err error) outcome {
-	return outcome{verdict: Fail, message: "the probe could not run: " + firstLine(err.Error())}
+	return outcome{verdict: Fail, message: probeCouldNotRun + firstLine(err.Error())}
 }
+
+// probeCouldNotRun starts the message of a probe that could not run.
+const probeCouldNotRun = "the probe could not run: "
 
 func (o outcome) with(ev ...Evidence) outcome {
 	o.evidence = append(o.evidence, ev...)
