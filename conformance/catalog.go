@@ -98,7 +98,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host that offers per-row actions as one tool name with a record argument MUST map a call of name with record r to the declared action name@r, passing the other arguments unchanged, before stage 1.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Resolve the action\"",
-		Needs: "a page that declares per-row actions (ids of the form name@record)",
+		Needs: "a page that declares two or more per-row actions of one tool (ids of the form name@record)",
 	},
 	{
 		ID:    "args.malformed-json",
@@ -130,7 +130,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST pass the handler the validated arguments with the defaults the params schema declares filled in, so that the handler receives the shape described to the model.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Decode and validate arguments\"",
-		Needs: "a fixture page whose function action returns the arguments it received",
+		Needs: "a function action whose params declare a default and whose data returns the arguments it received",
 	},
 	{
 		ID:    "policy.after-validation",
@@ -257,7 +257,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST assign each element action a fidelity when it registers it — high for a developer-supplied execution path, an explicit target or a declared native control, auto for one nested native target the runtime found, low for DOM simulation — and MUST show it in the snapshot.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
-		Needs: "fixture pages with element actions of each fidelity",
+		Needs: "a page that declares element actions",
 	},
 	{
 		ID:    "fidelity.reported",
@@ -475,7 +475,7 @@ var Catalog = []Rule{
 		Party: Runtime,
 		Must:  "A runtime MUST NOT retry a call or re-target it on its own: one call MUST run its handler at most once.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Recovery policy\"",
-		Needs: "a fixture page whose action counts how often its handler ran",
+		Needs: "a page that counts its handlers' runs in globalThis.glassHandlerRuns (action id → runs), and the manifest's failure scenarios",
 	},
 	{
 		ID:    "failure.code-table",
@@ -541,7 +541,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host MUST install globalThis.glassHost, frozen, non-writable and non-configurable, before any page script runs, and MUST leave confirm out of it when it has no confirmation channel.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Apply the confirmation policy\"",
-		Needs: "the fixture page that inspects glassHost from its first script",
+		Needs: "nothing from the page: Glass's fault fixture that inspects glassHost from its first script",
 	},
 	{
 		ID:    "host.ticket-binding",
@@ -549,7 +549,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host MUST approve a confirmation request only when its executionId names a call the host has in flight and its action is that call's action or one of its steps, answering with a fresh ticket, and MUST deny every other request.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Apply the confirmation policy\"",
-		Needs: "the fixture page that calls glassHost.confirm on its own",
+		Needs: "nothing from the page: Glass's fault fixture that calls glassHost.confirm on its own (bridge)",
 	},
 	{
 		ID:    "host.throw-is-execution-failed",
@@ -557,7 +557,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host MUST turn an execute or resume that throws or rejects into a receipt with EXECUTION_FAILED at phase dispatch, never into a hang or a crash of the host.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Failure position and retry safety\"",
-		Needs: "a fixture runtime whose execute throws",
+		Needs: "nothing from the page: Glass's fault fixtures whose execute throws and rejects (bridge)",
 	},
 	{
 		ID:    "host.transport",
@@ -565,7 +565,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host MUST report a failure to reach the runtime — no runtime, another protocol version, no answer within its call timeout, an answer that is not a valid receipt — as a receipt at phase transport with started unknown, never as a hang or a crash of the host.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Failure phases\"",
-		Needs: "fixture pages with no runtime, with another protocol version, with a runtime that never answers and with one that answers something other than a receipt",
+		Needs: "nothing from the page: Glass's fault fixtures with no runtime, another protocol version, a runtime that never answers and ones that answer something other than a receipt (bridge)",
 	},
 	{
 		ID:    "host.browser-effect",
@@ -573,7 +573,7 @@ var Catalog = []Rule{
 		Party: Host,
 		Must:  "A host MUST report a page that crashes, closes or navigates away while a call is executing as PAGE_CRASHED, PAGE_CLOSED or PAGE_NAVIGATED at phase browser_effect with started yes.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Failure phases\"",
-		Needs: "fixture actions that crash, close and navigate away from the page",
+		Needs: "nothing from the page: Glass's fault fixtures that crash, close and navigate away mid-call (bridge)",
 	},
 	{
 		ID:    "webmcp.tool-names",

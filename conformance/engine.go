@@ -149,9 +149,10 @@ func Run(t Target, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.close()
 	// A probe computed ahead that no check asked for (a check stopped at
-	// its first violation) still finishes before Run returns: nothing of
-	// the run outlives it.
+	// its first violation) still finishes before Run returns, and before
+	// the session closes: nothing of the run outlives it.
 	defer s.background.Wait()
 	index := map[string]int{}
 	for i, r := range Catalog {

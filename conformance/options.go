@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/hostfault"
 )
 
 // Option configures a run (Run) or a registration (Register).
@@ -21,6 +22,8 @@ type config struct {
 	progress    func(ProgressEvent)
 	callTimeout time.Duration
 	parallel    int
+	// hostFaults break host guarantees on purpose (withHostFault).
+	hostFaults []hostfault.Fault
 }
 
 // DefaultCallTimeout bounds each call a probe makes, from the harness's

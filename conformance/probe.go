@@ -35,8 +35,11 @@ func notProbed(reason string) outcome { return outcome{verdict: NotProbed, messa
 // the browser went away). It fails the rule: a gate must not turn green
 // because it could not look.
 func broken(err error) outcome {
-	return outcome{verdict: Fail, message: "the probe could not run: " + firstLine(err.Error())}
+	return outcome{verdict: Fail, message: probeCouldNotRun + firstLine(err.Error())}
 }
+
+// probeCouldNotRun starts the message of a probe that could not run.
+const probeCouldNotRun = "the probe could not run: "
 
 func (o outcome) with(ev ...Evidence) outcome {
 	o.evidence = append(o.evidence, ev...)
@@ -63,7 +66,8 @@ func (p *probe) open(ref string, opts ...glasstest.Option) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.Option{glasstest.Via(p.transport), glasstest.Timeout(p.s.cfg.callTimeout)}, opts...)
+	all := append([]glasstest.Option{glasstest.Via(p.transport), glasstest.Timeout(p.s.cfg.callTimeout)}, p.s.hostOptions()...)
+	all = append(all, opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -65,6 +66,11 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	call := p.pending[req.ExecutionID]
 	if raw || call != nil && call.action != req.Action && !p.isStepOf(req.Action, call.action) {
 		call = nil
+	}
+	if call == nil && !raw && p.settings.broken(hostfault.ApproveForged) {
+		for _, c := range p.pending {
+			call = c
+		}
 	}
 	secrets := map[string]string{}
 	for k, v := range p.settings.secrets {

@@ -213,7 +213,8 @@ var _ = Describe("Faults: Glass never hangs, never panics, and says where", func
 	It("has a page for every fault kind and says how many kinds there are", func() {
 		// Pages other specs use: where navigates-away goes, and the
 		// runtimes of the driving and confirmation specs.
-		used := map[string]bool{"elsewhere.html": true, "terse-not-found.html": true, "leaky-confirm.html": true}
+		// inspects-host.html is the conformance suite's (host.channels-first).
+		used := map[string]bool{"elsewhere.html": true, "terse-not-found.html": true, "leaky-confirm.html": true, "inspects-host.html": true}
 		for _, f := range faultKinds {
 			used[f.page] = true
 		}

@@ -3,6 +3,7 @@ package glasstest
 import (
 	"time"
 
+	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -36,6 +37,8 @@ type settings struct {
 	handoff          func(*Handoff) HandoffOutcome
 	handoffTimeout   time.Duration
 	retry            string
+	// faults are host guarantees broken on purpose (internal/hostfault).
+	faults []hostfault.Fault
 }
 
 func defaults() settings {

@@ -12,6 +12,7 @@ import (
 
 	playwright "github.com/mxschmitt/playwright-go"
 
+	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -213,6 +214,12 @@ func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		_ = ctx.Close()
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 	}
+	if s.broken(hostfault.ChannelsLate) {
+		if _, err := pg.Evaluate(p.hostScript()); err != nil {
+			_ = ctx.Close()
+			return nil, fmt.Errorf("glasstest: open %q: install host channel: %w", url, err)
+		}
+	}
 	v, err := p.evaluate(s.openTimeout, readyScript, nil)
 	if err != nil {
 		_ = ctx.Close()
@@ -226,15 +233,22 @@ func (p *Page) install() error {
 	if err := p.context.ExposeBinding(hostBinding, p.onHostCall); err != nil {
 		return fmt.Errorf("expose host channel: %w", err)
 	}
-	withConfirm := "true"
-	if p.settings.policy.kind == policyNoChannel {
-		withConfirm = "false"
+	if p.settings.broken(hostfault.ChannelsLate) {
+		return nil // OpenPage installs the channels after the page loaded
 	}
-	script := fmt.Sprintf(hostScript, p.nonce, withConfirm)
+	script := p.hostScript()
 	if err := p.context.AddInitScript(playwright.Script{Content: &script}); err != nil {
 		return fmt.Errorf("install host channel: %w", err)
 	}
 	return nil
+}
+
+func (p *Page) hostScript() string {
+	withConfirm := "true"
+	if p.settings.policy.kind == policyNoChannel {
+		withConfirm = "false"
+	}
+	return fmt.Sprintf(hostScript, p.nonce, withConfirm)
 }
 
 // Close closes the page's browser context. Closing twice does nothing.
@@ -517,6 +531,14 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	if _, ok := snap.Action(id); ok {
 		return id, argsJSON
 	}
+	if s.broken(hostfault.FoldFirstRow) {
+		for _, a := range snap.Actions.Items {
+			if a.Tool == id && a.Record != "" {
+				record = a.Record
+				break
+			}
+		}
+	}
 	for _, a := range snap.Actions.Items {
 		if a.Tool == id && a.Record == record {
 			delete(m, "record")
@@ -559,6 +581,12 @@ func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *re
 	p.mu.Lock()
 	navigated := p.navigations != navBefore
 	p.mu.Unlock()
+	if err != nil && p.settings.broken(hostfault.FateIgnored) {
+		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
+	}
+	if err != nil && p.settings.broken(hostfault.TimeoutAsExecution) && errors.Is(err, errCallTimeout) {
+		return harnessReceipt(id, execID, receipt.CodeExecutionFailed, "the handler did not finish")
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, errPageCrashed):
@@ -579,6 +607,9 @@ func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *re
 		case "protocol":
 			return harnessReceipt(id, execID, receipt.CodeProtocolMismatch, fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol))
 		case "threw", "rejected":
+			if p.settings.broken(hostfault.ThrowAsTransport) {
+				return harnessReceipt(id, execID, receipt.CodeTransportFailed, markerMessage(m))
+			}
 			// The seed: the agent runtime turns an unexpected throw into
 			// EXECUTION_FAILED, phase dispatch.
 			return harnessReceipt(id, execID, receipt.CodeExecutionFailed, markerMessage(m))

@@ -1,0 +1,471 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of runtime rules that look at the runtime's global directly
+// (protocol.ready, protocol.no-throw), at what the page declares
+// (fidelity.assigned), or at what a handler received and how often it ran
+// (args.normalised, envelope.no-auto-retry).
+func init() {
+	checks["protocol.ready"] = check{run: checkReady}
+	checks["protocol.no-throw"] = check{run: checkNoThrow}
+	checks["fidelity.assigned"] = check{run: checkFidelityAssigned}
+	checks["args.normalised"] = check{run: checkArgsNormalised}
+	checks["envelope.no-auto-retry"] = check{run: checkNoAutoRetry}
+}
+
+// readyWatch runs before any page script: it catches the moment the
+// runtime installs its global (Object.defineProperty on globalThis, as
+// CONTRACT.md §6.1 has it), calls ready() at once, as the earliest host
+// could, and on resolution records how many actions the snapshot lists.
+const readyWatch = `(() => {
+  const seen = { hooked: false, promise: false, resolved: false, actions: -1, error: "" };
+  Object.defineProperty(globalThis, "__glassReadyWatch", { value: seen, enumerable: false });
+  const define = Object.defineProperty;
+  const watch = (rt) => {
+    if (seen.hooked || !rt || typeof rt.ready !== "function") return;
+    seen.hooked = true;
+    Object.defineProperty = define;
+    let p;
+    try { p = rt.ready(); } catch (e) { seen.error = "ready() threw: " + String(e && e.message); return; }
+    seen.promise = !!p && typeof p.then === "function";
+    if (!seen.promise) return;
+    p.then(() => {
+      seen.resolved = true;
+      try {
+        Promise.resolve(rt.snapshot()).then((s) => {
+          const o = typeof s === "string" ? JSON.parse(s) : s;
+          seen.actions = o && o.actions && Array.isArray(o.actions.items) ? o.actions.items.length : 0;
+        }, (e) => { seen.error = "snapshot() rejected: " + String(e && e.message); });
+      } catch (e) { seen.error = "snapshot() threw: " + String(e && e.message); }
+    }, (e) => { seen.error = "ready() rejected: " + String(e && e.message); });
+  };
+  Object.defineProperty = function (o, k, d) {
+    const r = define.call(Object, o, k, d);
+    if (o === globalThis && k === "glassRuntime") watch(globalThis.glassRuntime);
+    return r;
+  };
+})();`
+
+type readySeen struct {
+	Hooked   bool   `json:"hooked"`
+	Promise  bool   `json:"promise"`
+	Resolved bool   `json:"resolved"`
+	Actions  int    `json:"actions"`
+	Error    string `json:"error"`
+}
+
+// checkReady: ready() returns a promise, and when it resolves — even for a
+// host that calls it the moment the runtime's global appears, before the
+// page has declared anything — the snapshot lists the declared actions.
+func checkReady(p *probe) outcome {
+	declared := len(p.base().Actions.Items)
+	pg, err := p.open("")
+	if err != nil {
+		return broken(err)
+	}
+	pw := pg.g.Playwright()
+	script := readyWatch
+	if err := pw.Context().AddInitScript(playwright.Script{Content: &script}); err != nil {
+		return broken(err)
+	}
+	if _, err := pw.Reload(); err != nil {
+		return broken(err)
+	}
+	var seen readySeen
+	deadline := time.Now().Add(p.s.cfg.callTimeout)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v, err := pw.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)")
+		if err != nil {
+			return broken(err)
+		}
+		text, _ := v.(string)
+		_ = json.Unmarshal([]byte(text), &seen)
+		if seen.Error != "" || seen.Actions >= 0 || (seen.Hooked && !seen.Promise) || time.Now().After(deadline) {
+			break
+		}
+		if !seen.Hooked {
+			// A runtime that does not install its global with
+			// Object.defineProperty is not watched from its install; the
+			// host's own wait still is (below).
+			if ok, _ := pw.Evaluate("document.readyState === 'complete'"); ok == true {
+				break
+			}
+		}
+		<-tick.C
+	}
+	ev := textEvidence("how ready() was probed", "called the moment the runtime installed globalThis.glassRuntime, before the page's own scripts declared anything")
+	switch {
+	case seen.Error != "":
+		return failf("%s", seen.Error).with(ev)
+	case seen.Hooked && !seen.Promise:
+		return failf("ready() did not return a promise").with(ev)
+	case seen.Hooked && !seen.Resolved:
+		return failf("ready() did not resolve within %s of the runtime's install", p.s.cfg.callTimeout).with(ev)
+	case seen.Hooked && seen.Actions < 0:
+		return failf("ready() resolved, but the snapshot taken then did not come back within %s", p.s.cfg.callTimeout).with(ev)
+	case seen.Hooked && seen.Actions == 0 && declared > 0:
+		return failf("ready() resolved before the page declared its model: the snapshot taken then lists no action, the page declares %d", declared).with(ev)
+	}
+	// Called again on the loaded page, ready() resolves at once to true.
+	v, err := pw.Evaluate(`async () => {
+  const p = globalThis.glassRuntime.ready();
+  if (!p || typeof p.then !== "function") return "no promise";
+  return String(await p);
+}`)
+	if err != nil {
+		return failf("ready() on the loaded page: %s", firstLine(err.Error()))
+	}
+	if v != "true" {
+		return failf("ready() on the loaded page gave %v, want a promise of true", v)
+	}
+	if !seen.Hooked {
+		return pass().with(textEvidence("not judged", "the runtime did not install its global with Object.defineProperty, so ready() was not called before the page declared its model"))
+	}
+	return pass().with(ev, textEvidence("actions listed when ready() resolved", fmt.Sprint(seen.Actions)))
+}
+
+// noThrowScript calls execute and resume directly, with inputs for which
+// the contract names a failure, and reports for each whether it threw,
+// rejected, or answered with something that carries the protocol.
+const noThrowScript = `async ([calls]) => {
+  const rt = globalThis.glassRuntime;
+  const out = [];
+  for (const c of calls) {
+    let p;
+    try {
+      p = c.method === "resume" ? rt.resume(c.id, c.options) : rt.execute(c.id, c.args, c.options);
+    } catch (e) {
+      out.push({ what: c.what, threw: String(e && e.message).slice(0, 200) });
+      continue;
+    }
+    try {
+      const r = await p;
+      const o = typeof r === "string" ? JSON.parse(r) : r;
+      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "" });
+    } catch (e) {
+      out.push({ what: c.what, rejected: String(e && e.message).slice(0, 200) });
+    }
+  }
+  return JSON.stringify(out);
+}`
+
+type noThrowCall struct {
+	What    string `json:"what"`
+	Method  string `json:"method"`
+	ID      string `json:"id"`
+	Args    any    `json:"args"`
+	Options any    `json:"options"`
+}
+
+type noThrowAnswer struct {
+	What     string `json:"what"`
+	Threw    string `json:"threw"`
+	Rejected string `json:"rejected"`
+	Protocol string `json:"protocol"`
+	Code     string `json:"code"`
+}
+
+// checkNoThrow calls execute and resume on a fresh page with inputs the
+// contract names failures for; each must come back as a receipt.
+func checkNoThrow(p *probe) outcome {
+	unknown, _ := planUnknown(p)
+	calls := []noThrowCall{
+		{What: "execute of an undeclared id", Method: "execute", ID: unknown.id, Args: "{}"},
+		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
+		{What: "resume with no handle at all", Method: "resume"},
+	}
+	if c := p.candidates(); len(c) > 0 {
+		id := c[0].ID
+		calls = append(calls,
+			noThrowCall{What: "execute of " + id + " with arguments that are not JSON", Method: "execute", ID: id, Args: `{"unterminated`},
+			noThrowCall{What: "execute of " + id + " with arguments that are a JSON array", Method: "execute", ID: id, Args: `[1, 2]`},
+			noThrowCall{What: "execute of " + id + " with a placeholder for a sensitive value the host never gave", Method: "execute", ID: id, Args: `{"glassProbe": {"$sensitive": "glass-probe-never-given"}}`},
+			noThrowCall{What: "execute of " + id + " with a stale expected revision", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": 987654321}},
+			noThrowCall{What: "execute of " + id + " with an expected revision that is not a non-negative integer", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": -1}},
+		)
+	}
+	pg, err := p.open("", glasstest.Deny())
+	if err != nil {
+		return broken(err)
+	}
+	v, err := pg.g.Playwright().Evaluate(noThrowScript, []any{plain(calls)})
+	if err != nil {
+		return broken(err)
+	}
+	text, _ := v.(string)
+	var answers []noThrowAnswer
+	if err := json.Unmarshal([]byte(text), &answers); err != nil {
+		return broken(err)
+	}
+	var judged []string
+	for _, a := range answers {
+		switch {
+		case a.Threw != "":
+			return failf("%s: the runtime threw instead of returning a receipt (%s)", a.What, a.Threw)
+		case a.Rejected != "":
+			return failf("%s: the runtime's promise rejected instead of resolving to a receipt (%s)", a.What, a.Rejected)
+		case a.Protocol != receipt.Protocol:
+			return failf("%s: the runtime answered with something that is not a receipt (protocol %q)", a.What, a.Protocol)
+		}
+		code := a.Code
+		if code == "" {
+			code = "ok"
+		}
+		judged = append(judged, a.What+" → "+code)
+	}
+	return pass().with(textEvidence("calls made on the runtime's global", judged...))
+}
+
+// plain gives a value the shapes playwright-go can serialise.
+func plain(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return v
+	}
+	return out
+}
+
+// checkFidelityAssigned: every element action the page declares carries a
+// fidelity of high, auto or low from the first snapshot on, and the same
+// one in a fresh page's snapshot; no action of another kind carries one.
+func checkFidelityAssigned(p *probe) outcome {
+	pg, err := p.open("")
+	if err != nil {
+		return broken(err)
+	}
+	fresh, err := pg.g.TrySnapshot()
+	if err != nil {
+		return broken(err)
+	}
+	elements := 0
+	for _, a := range p.base().Actions.Items {
+		if a.Kind != receipt.KindElement {
+			if a.Fidelity != "" {
+				return failf("%s is of kind %s, but the snapshot gives it fidelity %q", a.ID, a.Kind, a.Fidelity)
+			}
+			continue
+		}
+		elements++
+		switch a.Fidelity {
+		case receipt.FidelityHigh, receipt.FidelityAuto, receipt.FidelityLow:
+		default:
+			return failf("the element action %s has fidelity %q in the snapshot, want high, auto or low", a.ID, a.Fidelity)
+		}
+		if b, ok := fresh.Action(a.ID); ok && b.Fidelity != a.Fidelity {
+			return failf("the element action %s has fidelity %q in one snapshot and %q in another of the same page", a.ID, a.Fidelity, b.Fidelity)
+		}
+	}
+	if elements == 0 {
+		return notProbed("the page declares no element action")
+	}
+	return pass().with(textEvidence("element actions judged", fmt.Sprint(elements)))
+}
+
+// checkArgsNormalised calls each function action whose params declare
+// defaults with the defaulted members left out; where the handler returns
+// the arguments it received (its data holds every argument passed), the
+// defaults must be there too.
+func checkArgsNormalised(p *probe) outcome {
+	var judged, notEcho []string
+	for _, a := range p.base().Actions.Items {
+		if a.Kind != receipt.KindFunction || !a.Available || p.manifest().skips(a.ID) {
+			continue
+		}
+		s, err := parseSchema(a.Params)
+		if err != nil {
+			continue
+		}
+		var params struct {
+			Properties map[string]struct {
+				Default json.RawMessage `json:"default"`
+			} `json:"properties"`
+		}
+		if json.Unmarshal(a.Params, &params) != nil {
+			continue
+		}
+		defaults := map[string]any{}
+		for k, prop := range params.Properties {
+			if len(prop.Default) > 0 && !slices.Contains(s.Required, k) {
+				var d any
+				if json.Unmarshal(prop.Default, &d) == nil {
+					defaults[k] = d
+				}
+			}
+		}
+		if len(defaults) == 0 {
+			continue
+		}
+		secret := newSecret()
+		args, err := p.validArgs(a, secret)
+		if err != nil {
+			continue
+		}
+		for k := range defaults {
+			delete(args, k)
+		}
+		opts := []glasstest.Option{glasstest.Approve()}
+		if usesSecret(args) {
+			opts = append(opts, glasstest.Sensitive(sensitiveRef, secret))
+		}
+		pg, err := p.open("", opts...)
+		if err != nil {
+			return broken(err)
+		}
+		r := pg.do(a.ID, args)
+		if !r.Result.OK {
+			notEcho = append(notEcho, fmt.Sprintf("%s: %s", a.ID, got(r)))
+			continue
+		}
+		var data map[string]any
+		if json.Unmarshal(r.Result.Data, &data) != nil || !echoes(data, args) {
+			notEcho = append(notEcho, a.ID+": its data is not the arguments it received")
+			continue
+		}
+		for _, k := range sortedKeys(defaults) {
+			if !reflect.DeepEqual(data[k], defaults[k]) {
+				return failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, jsonText(defaults[k]), jsonText(data[k])).
+					with(receiptEvidence("receipt", r))
+			}
+		}
+		judged = append(judged, a.ID)
+	}
+	if len(judged) == 0 {
+		why := "the page declares no function action whose params declare a default and whose data returns the arguments it received"
+		if len(notEcho) > 0 {
+			why += " (" + strings.Join(notEcho, "; ") + ")"
+		}
+		return notProbed(why)
+	}
+	return pass().with(textEvidence("actions judged", judged...))
+}
+
+// echoes reports whether data holds every argument passed, unchanged (a
+// sensitive placeholder's value is masked, so it is not compared).
+func echoes(data map[string]any, args map[string]any) bool {
+	if data == nil {
+		return false
+	}
+	for k, v := range args {
+		got, ok := data[k]
+		if !ok {
+			return false
+		}
+		if _, secret := v.(map[string]string); secret {
+			continue
+		}
+		if !reflect.DeepEqual(plain(v), got) {
+			return false
+		}
+	}
+	return true
+}
+
+// handlerRuns is the page's count of handler runs: a fixture page may
+// expose globalThis.glassHandlerRuns, an object mapping action ids to how
+// many times their handler ran.
+const handlerRuns = `JSON.stringify(globalThis.glassHandlerRuns && typeof globalThis.glassHandlerRuns === "object" ? globalThis.glassHandlerRuns : null)`
+
+func readRuns(pg *page) (map[string]float64, error) {
+	v, err := pg.g.Playwright().Evaluate(handlerRuns)
+	if err != nil {
+		return nil, err
+	}
+	text, _ := v.(string)
+	var m map[string]float64
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkNoAutoRetry makes the manifest's failing calls (a handler that
+// throws, an expectation that fails) and the exercise's calls of actions
+// the page counts, on pages that count their handlers' runs: one call may
+// run a handler at most once.
+func checkNoAutoRetry(p *probe) outcome {
+	type call struct {
+		url, action string
+		args        any
+		opts        []glasstest.Option
+	}
+	var calls []call
+	for _, sc := range append(append([]Scenario(nil), p.manifest().ExecutionFailures...), p.manifest().ExpectationFailures...) {
+		var args any
+		if sc.Args != nil {
+			args = sc.Args
+		}
+		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.Option{glasstest.Approve(), glasstest.ExpectTimeout(scenarioExpectTimeout)}})
+	}
+	plan, _ := p.exercisePlan()
+	for _, pl := range plan {
+		opts := []glasstest.Option{glasstest.Approve()}
+		if pl.secret != "" {
+			opts = append(opts, glasstest.Sensitive(sensitiveRef, pl.secret))
+		}
+		calls = append(calls, call{action: pl.action.ID, args: pl.args, opts: opts})
+	}
+	var judged []string
+	counted := false
+	for _, c := range calls {
+		pg, err := p.open(c.url, c.opts...)
+		if err != nil {
+			return broken(err)
+		}
+		before, err := readRuns(pg)
+		if err != nil {
+			return broken(err)
+		}
+		if before == nil {
+			continue
+		}
+		counted = true
+		r := pg.do(c.action, c.args)
+		after, err := readRuns(pg)
+		if err != nil {
+			return broken(err)
+		}
+		if after == nil {
+			continue
+		}
+		if _, ok := after[c.action]; !ok {
+			continue // the page does not count this action's handler
+		}
+		if n := after[c.action] - before[c.action]; n > 1 {
+			return failf("one call of %s (%s) ran its handler %v times", c.action, outcomeCode(r), n).with(receiptEvidence("receipt", r))
+		}
+		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), outcomeCode(r), after[c.action]-before[c.action]))
+	}
+	switch {
+	case !counted:
+		return notProbed("the page does not count its handlers' runs (a fixture page may expose globalThis.glassHandlerRuns, action id → runs)")
+	case len(judged) == 0:
+		return notProbed("the page counts no handler that the probes call")
+	}
+	return pass().with(textEvidence("calls judged", judged...))
+}
+
+func scenarioNote(url string) string {
+	if url == "" {
+		return ""
+	}
+	return " on " + url
+}
