@@ -48,7 +48,8 @@ func Normalize(r *Receipt) *Receipt {
 }
 
 // CanonicalJSON renders v the way Glass writes JSON files: indented by two
-// spaces, HTML characters left as they are, one final newline.
+// spaces, HTML characters left as they are, characters that do not print
+// as themselves escaped (PrintableJSON), one final newline.
 func CanonicalJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -57,5 +58,5 @@ func CanonicalJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return PrintableJSON(b.Bytes()), nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
+	"github.com/glassworks/glass/internal/hostile"
 )
 
 var bin string
@@ -356,7 +357,7 @@ func TestARunThatProbedNothingSaysSo(t *testing.T) {
 // evidence of a violation, so the text reaches every output.
 const hostilePage = "<!doctype html><title>Hostile</title><script src=\"/glass-runtime.js\"></script><p>x</p><script>" +
 	`glassRuntime.define({ actions: () => [{ id: "wipe<b>\u001b[31m", kind: "function", risk: "dangerous", ` +
-	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp;", run: () => {} }] });` +
+	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp; \u202eRTL\u2066 \rOVER \u0000NUL", run: () => {} }] });` +
 	"</script>"
 
 func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
@@ -367,18 +368,41 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 	}
 	page := serve(t, mutants.WithRuntime(src, htmlPage(hostilePage)))
 	dir := t.TempDir()
-	junit, js, h := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html")
-	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied", "--junit", junit, "--json", js, "--html", h)
+	junit, js, h, arts := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html"), filepath.Join(dir, "artifacts")
+	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied", "--junit", junit, "--json", js, "--html", h, "--artifacts", arts)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b\r") {
-		t.Errorf("terminal output carries raw control characters:\n%q", r.stdout)
+	if c, bad := rawControl(r.stdout + r.stderr); bad {
+		t.Errorf("terminal output carries a raw %U:\n%q", c, r.stdout+r.stderr)
+	}
+	// Every file the run wrote is read on a terminal too (cat, less, an
+	// editor): none carries a character that a terminal acts on.
+	files := 0
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if c, bad := rawControl(string(b)); bad {
+			t.Errorf("%s carries a raw %U", strings.TrimPrefix(path, dir), c)
+		}
+		return nil
+	})
+	if err != nil || files < 5 {
+		t.Errorf("walk the outputs: %v (%d files; want the three reports, report.json and the evidence)", err, files)
+	}
+	if !strings.Contains(r.stdout, `\u202eRTL`) {
+		t.Errorf("terminal output should show the bidi override escaped:\n%s", r.stdout)
 	}
 	// The receipt's JSON escapes ESC itself; the message names the id raw,
 	// so Sanitize makes its escape visible.
 	if !strings.Contains(r.stdout, `<script>alert(1)</script>`) || !strings.Contains(r.stdout, `\u001b[31mRED`) ||
-		!strings.Contains(r.stdout, `call of wipe<b>\x1b[31m with`) || !strings.Contains(r.stdout, `\x9b31m`) {
+		!strings.Contains(r.stdout, `call of wipe<b>\x1b[31m with`) || !strings.Contains(r.stdout, `\u009b31m`) {
 		t.Errorf("terminal output should show the page's text, escapes made visible:\n%s", r.stdout)
 	}
 	parseJUnit(t, junit)
@@ -403,6 +427,15 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 	if !bytes.Contains(page2, []byte("&lt;script&gt;alert(1)&lt;/script&gt;")) {
 		t.Error("html report should show the page's markup escaped")
 	}
+}
+
+// rawControl reports the first character of s that a terminal would act on
+// instead of showing.
+func rawControl(s string) (rune, bool) {
+	if c := hostile.Controls(s); len(c) > 0 {
+		return c[0], true
+	}
+	return 0, false
 }
 
 func TestBadInputIsOneClearLineAndExitTwo(t *testing.T) {

@@ -1,0 +1,50 @@
+package receipt_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+func TestPrintableJSONEscapesWhatDoesNotPrintAndKeepsTheValue(t *testing.T) {
+	value := map[string]string{"text": "ü → 🙂 \u009b31m \u202eRTL\u2066 \u2028 \U000e0041 \x1b[2J"}
+	b, err := json.Marshal(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(receipt.PrintableJSON(b))
+	for _, want := range []string{`ü → 🙂 `, `\u009b31m`, `\u202eRTL\u2066`, `\u2028`, `\udb40\udc41`, `\u001b[2J`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s", got, want)
+		}
+	}
+	for _, raw := range []string{"\u009b", "\u202e", "\u2066", "\U000e0041"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("%q still carries a raw %U", got, []rune(raw)[0])
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(got), &back); err != nil || back["text"] != value["text"] {
+		t.Errorf("the value changed: %q, %v", back["text"], err)
+	}
+}
+
+func TestPrintableJSONLeavesPrintableTextAndBrokenBytesAlone(t *testing.T) {
+	for _, in := range []string{`{"a":"plain ascii"}`, `["ü","日本","🙂"]`, "\"\xff\xfe\"", ""} {
+		if got := string(receipt.PrintableJSON([]byte(in))); got != in {
+			t.Errorf("PrintableJSON(%q) = %q", in, got)
+		}
+	}
+}
+
+func TestCanonicalJSONIsPrintable(t *testing.T) {
+	b, err := receipt.CanonicalJSON(map[string]string{"warning": "\u202eevil\u0085"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); !strings.Contains(got, `\u202eevil\u0085`) {
+		t.Errorf("CanonicalJSON = %s", got)
+	}
+}
