@@ -7,7 +7,7 @@ GO ?= go
 GOTEST_FLAGS ?=
 FUZZTIME ?= 3s
 
-.PHONY: setup test demo vet fmt-check unit fuzz bench
+.PHONY: setup test demo vet fmt-check unit fuzz bench flake
 
 setup:
 	@scripts/setup.sh
@@ -42,3 +42,12 @@ fuzz:
 	done
 
 test: fuzz
+
+# flake runs every test of $(PKGS) $(N) times and lists each test and
+# Ginkgo spec whose verdict changed between runs; the target is none. A
+# quick check: make flake N=2 PKGS=./matchers/... The output of every run
+# is kept in a temporary directory the first line names.
+N ?= 20
+PKGS ?= ./...
+flake: setup
+	$(GO) run ./scripts/flake -n $(N) $(PKGS)
