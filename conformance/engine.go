@@ -244,6 +244,8 @@ type session struct {
 	mu    sync.Mutex
 	seen  []seen
 	memos map[string]*memoEntry
+	// secrets are the probes' sensitive values, kept out of findings.
+	secrets secretSet
 }
 
 // memoEntry is one result the probes of a run share: a refusal, an
@@ -401,7 +403,7 @@ func (s *session) check(rule Rule, tr glasstest.Transport) (f Finding) {
 	defer p.close()
 	o := p.safely(c.run)
 	f.Verdict, f.Message, f.Evidence = o.verdict, o.message, o.evidence
-	return f
+	return s.secrets.hide(f)
 }
 
 // safely runs a check; a panic in a check is a Glass bug, reported as a
