@@ -378,23 +378,13 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 	}
 	// Every file the run wrote is read on a terminal too (cat, less, an
 	// editor): none carries a character that a terminal acts on.
-	files := 0
-	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		files++
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	files := eachFile(t, dir, func(name string, b []byte) {
 		if c, bad := rawControl(string(b)); bad {
-			t.Errorf("%s carries a raw %U", strings.TrimPrefix(path, dir), c)
+			t.Errorf("%s carries a raw %U", name, c)
 		}
-		return nil
 	})
-	if err != nil || files < 5 {
-		t.Errorf("walk the outputs: %v (%d files; want the three reports, report.json and the evidence)", err, files)
+	if files < 5 {
+		t.Errorf("%d files written; want the three reports, report.json and the evidence", files)
 	}
 	if !strings.Contains(r.stdout, `\u202eRTL`) {
 		t.Errorf("terminal output should show the bidi override escaped:\n%s", r.stdout)
@@ -436,6 +426,29 @@ func rawControl(s string) (rune, bool) {
 		return c[0], true
 	}
 	return 0, false
+}
+
+// eachFile calls fn with the name (under dir) and content of every file
+// under dir, and returns how many there were.
+func eachFile(t *testing.T, dir string, fn func(name string, b []byte)) int {
+	t.Helper()
+	files := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fn(strings.TrimPrefix(path, dir), b)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read the outputs: %v", err)
+	}
+	return files
 }
 
 func TestBadInputIsOneClearLineAndExitTwo(t *testing.T) {
