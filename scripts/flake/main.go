@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -236,18 +237,24 @@ func goTestVerdicts(pkgPath string, r io.Reader) map[string]string {
 	return out
 }
 
+// address is a memory address in a spec's text: an Entry without a
+// description is named after its parameters, and a function parameter
+// renders as its address, which changes from one build to the next.
+var address = regexp.MustCompile(`0x[0-9a-f]{4,}`)
+
 // ginkgoVerdicts names every spec and suite node of a Ginkgo report by its
-// full text, numbering specs that share a text.
+// full text (addresses blanked), numbering specs that share a text.
 func ginkgoVerdicts(pkgPath string, reports []types.Report) map[string]string {
 	out := map[string]string{}
 	for _, rep := range reports {
 		for _, s := range rep.SpecReports {
-			name := pkgPath + " [" + s.LeafNodeType.String() + "] " + s.FullText()
+			text := address.ReplaceAllString(s.FullText(), "0x…")
+			name := pkgPath + " [" + s.LeafNodeType.String() + "] " + text
 			for k := 2; ; k++ {
 				if _, dup := out[name]; !dup {
 					break
 				}
-				name = fmt.Sprintf("%s [%s] %s #%d", pkgPath, s.LeafNodeType, s.FullText(), k)
+				name = fmt.Sprintf("%s [%s] %s #%d", pkgPath, s.LeafNodeType, text, k)
 			}
 			out[name] = s.State.String()
 		}

@@ -61,13 +61,15 @@ func TestGinkgoVerdictsNameSpecsByFullText(t *testing.T) {
 		spec("never answers", types.SpecStatePassed),
 		spec("twin", types.SpecStatePassed),
 		spec("twin", types.SpecStateFailed),
+		spec("Entry: f, [0xb3cb20]", types.SpecStatePassed),
 		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
 	}}})
 	want := map[string]string{
-		"m/p [It] Faults never answers": "passed",
-		"m/p [It] Faults twin":          "passed",
-		"m/p [It] Faults twin #2":       "failed",
-		"m/p [BeforeSuite] ":            "passed",
+		"m/p [It] Faults never answers":   "passed",
+		"m/p [It] Faults twin":            "passed",
+		"m/p [It] Faults twin #2":         "failed",
+		"m/p [It] Faults Entry: f, [0x…]": "passed",
+		"m/p [BeforeSuite] ":              "passed",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
