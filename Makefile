@@ -16,10 +16,12 @@ demo: setup
 	$(GO) run ./cmd/glass-conformance run
 
 # The mutation matrix runs on its own, verbose, so that make test prints the
-# matrix and the score (go test shows a passing package's output only with -v).
+# matrix and the score (go test shows a passing package's output only with -v);
+# so does the list of fault kinds the fault specs cover.
 test: setup vet fmt-check
 	$(GO) test $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
 	$(GO) test $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
+	$(GO) test $(GOTEST_FLAGS) -run '^TestFaultKinds$$' -v ./glasstest
 
 vet:
 	$(GO) vet ./...
