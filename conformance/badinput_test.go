@@ -59,3 +59,29 @@ func TestRunRefusesPagesItCannotCheckWithOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestBadOptionsAreWrappedUsageErrors: the options a caller can get wrong
+// are refused with ErrUsage and one line, before any browser is involved.
+func TestBadOptionsAreWrappedUsageErrors(t *testing.T) {
+	_, _, shardErr := ParseShard("3/2")
+	_, transportErr := ParseTransports("carrier-pigeon")
+	for name, err := range map[string]error{
+		"shard 0/2":         firstErr(Select(WithShard(0, 2))),
+		"shard 3/2":         firstErr(Select(WithShard(3, 2))),
+		"shard of 0":        firstErr(Select(WithShard(1, 0))),
+		"shard text 3/2":    shardErr,
+		"unknown rule":      firstErr(Select(WithRules("no.such-rule"))),
+		"empty glob":        firstErr(Select(WithRules("nothing.*"))),
+		"unknown transport": transportErr,
+		"zero timeout":      firstErr(Select(WithCallTimeout(0))),
+		"parallel 0":        firstErr(Select(WithParallel(0))),
+	} {
+		if !errors.Is(err, ErrUsage) {
+			t.Errorf("%s: %v, want ErrUsage", name, err)
+		} else if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %q spans lines", name, err)
+		}
+	}
+}
+
+func firstErr(_ []Rule, err error) error { return err }
