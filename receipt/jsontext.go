@@ -7,19 +7,19 @@ import (
 	"unicode/utf8"
 )
 
-// PrintableJSON returns the JSON text b with every non-ASCII character that
-// does not print as itself — C1 controls, bidirectional overrides and
-// isolates, line and paragraph separators, other format characters —
-// written as a \u escape. The JSON value is the same; the text is one a
-// terminal, an editor or a log viewer shows as written, so page-provided
-// strings cannot recolour, reorder or hide what surrounds them.
-// encoding/json already escapes the ASCII controls. b must be JSON text
-// (outside its strings JSON is ASCII, so only strings change); bytes that
-// are not UTF-8 are left as they are.
+// PrintableJSON returns the JSON text b with every character that does not
+// print as itself and that encoding/json leaves raw — DEL, C1 controls,
+// bidirectional overrides and isolates, line and paragraph separators,
+// other format characters — written as a \u escape. The JSON value is the
+// same; the text is one a terminal, an editor or a log viewer shows as
+// written, so page-provided strings cannot recolour, reorder or hide what
+// surrounds them. encoding/json already escapes the other ASCII controls.
+// b must be JSON text (outside its strings JSON has no such characters, so
+// only strings change); bytes that are not UTF-8 are left as they are.
 func PrintableJSON(b []byte) []byte {
 	i := 0
 	for i < len(b) {
-		if b[i] < utf8.RuneSelf {
+		if b[i] < utf8.RuneSelf && b[i] != 0x7f {
 			i++
 			continue
 		}
@@ -35,7 +35,7 @@ func PrintableJSON(b []byte) []byte {
 	out := make([]byte, 0, len(b)+16)
 	out = append(out, b[:i]...)
 	for i < len(b) {
-		if b[i] < utf8.RuneSelf {
+		if b[i] < utf8.RuneSelf && b[i] != 0x7f {
 			out = append(out, b[i])
 			i++
 			continue

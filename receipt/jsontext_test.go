@@ -2,9 +2,11 @@ package receipt_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/glassworks/glass/internal/hostile"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -47,4 +49,34 @@ func TestCanonicalJSONIsPrintable(t *testing.T) {
 	if got := string(b); !strings.Contains(got, `\u202eevil\u0085`) {
 		t.Errorf("CanonicalJSON = %s", got)
 	}
+}
+
+// FuzzPrintableJSON: whatever string a page sends, the JSON Glass writes
+// of it is valid, means the same string and carries no character a
+// terminal acts on.
+func FuzzPrintableJSON(f *testing.F) {
+	for _, s := range []string{"", "plain", hostile.Text, "\x7f\u0085\u2028\u2066\U000e0041", "\xff\xfe", "ü → 🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := receipt.PrintableJSON(b)
+		var back map[string]string
+		if err := json.Unmarshal(p, &back); err != nil {
+			t.Fatalf("PrintableJSON(%q) = %q: not JSON: %v", b, p, err)
+		}
+		var want map[string]string
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, want) {
+			t.Fatalf("PrintableJSON(%q) = %q: the value changed", b, p)
+		}
+		if c := hostile.Controls(string(p)); len(c) > 0 {
+			t.Fatalf("PrintableJSON(%q) = %q carries a raw %U", b, p, c[0])
+		}
+	})
 }
