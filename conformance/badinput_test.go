@@ -6,7 +6,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -85,3 +88,17 @@ func TestBadOptionsAreWrappedUsageErrors(t *testing.T) {
 }
 
 func firstErr(_ []Rule, err error) error { return err }
+
+// TestWriteArtifactsWhereItCannotIsAWrappedError: a directory below a
+// regular file cannot be created, even by root.
+func TestWriteArtifactsWhereItCannotIsAWrappedError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{URL: "http://127.0.0.1/"}
+	err := rep.WriteArtifacts(filepath.Join(file, "artifacts"))
+	if err == nil || !strings.HasPrefix(err.Error(), "conformance: artifacts: ") || !errors.Is(err, syscall.ENOTDIR) {
+		t.Errorf("WriteArtifacts under a file: %v, want a wrapped ENOTDIR", err)
+	}
+}
