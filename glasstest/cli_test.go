@@ -23,6 +23,24 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
+// zipEntries reads every entry of the zip archive at path.
+func zipEntries(path string) map[string][]byte {
+	GinkgoHelper()
+	zr, err := zip.OpenReader(path)
+	Expect(err).NotTo(HaveOccurred())
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		Expect(err).NotTo(HaveOccurred())
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		Expect(err).NotTo(HaveOccurred())
+		out[f.Name] = b
+	}
+	return out
+}
+
 // fixtureRun is one run of testdata/evidence under the ginkgo CLI.
 type fixtureRun struct {
 	dir    string
@@ -283,22 +301,8 @@ var _ = Describe("The evidence fixture suite under the ginkgo CLI", Ordered, Lab
 				if filepath.Ext(path) != ".zip" {
 					return nil
 				}
-				zr, err := zip.OpenReader(path)
-				if err != nil {
-					return err
-				}
-				defer zr.Close()
-				for _, f := range zr.File {
-					rc, err := f.Open()
-					if err != nil {
-						return err
-					}
-					b, err := io.ReadAll(rc)
-					rc.Close()
-					if err != nil {
-						return err
-					}
-					Expect(string(b)).NotTo(ContainSubstring(secret), path+": "+f.Name)
+				for name, b := range zipEntries(path) {
+					Expect(string(b)).NotTo(ContainSubstring(secret), path+": "+name)
 				}
 				return nil
 			})).To(Succeed())
