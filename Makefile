@@ -5,6 +5,10 @@
 
 GO ?= go
 GOTEST_FLAGS ?=
+# TEST_TIMEOUT bounds each package's tests. go test's default, 10m, is
+# less than the browser packages take on a small shared machine; a hang
+# still ends, with every goroutine's stack.
+TEST_TIMEOUT ?= 30m
 FUZZTIME ?= 3s
 
 .PHONY: setup test demo vet fmt-check unit fuzz bench flake
@@ -19,8 +23,8 @@ demo: setup
 # matrix and the score (go test shows a passing package's output only with -v);
 # so does the list of fault kinds the fault specs cover.
 test: setup vet fmt-check
-	$(GO) test $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
-	$(GO) test $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
+	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
 	$(GO) test $(GOTEST_FLAGS) -run '^TestFaultKinds$$' -v ./glasstest
 
 vet:
@@ -52,4 +56,15 @@ test: fuzz
 N ?= 20
 PKGS ?= ./...
 flake: setup
-	$(GO) run ./scripts/flake -n $(N) $(PKGS)
+	$(GO) run ./scripts/flake -n $(N) -timeout $(TEST_TIMEOUT) $(PKGS)
+
+# bench prints the benchmark table of BENCHMARKS.md: Glass next to plain
+# playwright-go and a bare round trip, scaling to 10,000 records, the cost
+# of a spec and of a conformance run (go run ./bench; BENCHFLAGS=-quick for
+# a smoke run), then the Go benchmarks of the pure-Go hot paths in
+# benchstat's form (BENCH_COUNT runs each).
+BENCH_COUNT ?= 6
+BENCHFLAGS ?=
+bench: setup
+	$(GO) run ./bench $(BENCHFLAGS)
+	$(GO) test ./receipt ./schema ./matchers -run '^$$' -bench . -count $(BENCH_COUNT)

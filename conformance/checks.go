@@ -112,6 +112,7 @@ func checkAvailableList(res *refused) outcome {
 // error.path, and change nothing.
 func checkInvalidParams(p *probe) outcome {
 	var probed, skipped []string
+	p.refuseAhead(refusalByKind(refMissing), refusalByKind(refWrongType), refusalByKind(refOutsideEnum))
 	for _, kind := range []string{refMissing, refWrongType, refOutsideEnum} {
 		rf := refusalByKind(kind)
 		res, o, ok := p.refuse(rf)
@@ -230,6 +231,7 @@ func checkValidationBeforeConfirmation(p *probe) outcome {
 // checks, with independent witnesses, that none changed the page.
 func checkNoEffectBeforeDispatch(p *probe) outcome {
 	var probed, skipped []string
+	p.refuseAhead(refusals...)
 	for _, rf := range refusals {
 		res, o, ok := p.refuse(rf)
 		if !ok {

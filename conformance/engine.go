@@ -149,6 +149,10 @@ func Run(t Target, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A probe computed ahead that no check asked for (a check stopped at
+	// its first violation) still finishes before Run returns: nothing of
+	// the run outlives it.
+	defer s.background.Wait()
 	index := map[string]int{}
 	for i, r := range Catalog {
 		index[r.ID] = i
@@ -246,6 +250,11 @@ type session struct {
 	memos map[string]*memoEntry
 	// secrets are the probes' sensitive values, kept out of findings.
 	secrets secretSet
+
+	// ahead bounds the memoized probes computed ahead of the check that
+	// will ask for them (see prefetch); background waits for them.
+	ahead      chan struct{}
+	background sync.WaitGroup
 }
 
 // memoEntry is one result the probes of a run share: a refusal, an
@@ -269,6 +278,31 @@ func (s *session) memo(key string, fn func() (any, error)) (any, error) {
 	return e.v, e.err
 }
 
+// prefetch starts computing memoized probes in the background, at most
+// cap(s.ahead) at a time. Checks walk the probes they share in the same
+// order, so without it every check would wait on the first probe, then
+// all on the second: one page at a time however many checks run. Each
+// probe still runs once (memo); a check that asks for one being computed
+// waits for it.
+//
+// A session without s.ahead (the Ginkgo registration's: specs run one by
+// one and nothing waits for background work at the suite's end) computes
+// every probe when a check first asks for it.
+func (s *session) prefetch(fns ...func()) {
+	if s.ahead == nil {
+		return
+	}
+	for _, fn := range fns {
+		s.background.Add(1)
+		go func() {
+			defer s.background.Done()
+			s.ahead <- struct{}{}
+			defer func() { <-s.ahead }()
+			fn()
+		}()
+	}
+}
+
 // seen is one receipt of the run and the declared action it reached.
 type seen struct {
 	receipt   *receipt.Receipt
@@ -289,7 +323,7 @@ func newSession(t Target, cfg *config) (*session, error) {
 			return nil, &setupError{url: t.URL, cause: firstLine(err.Error())}
 		}
 	}
-	s := &session{target: t, browser: b, cfg: cfg, memos: map[string]*memoEntry{}}
+	s := &session{target: t, browser: b, cfg: cfg, memos: map[string]*memoEntry{}, ahead: make(chan struct{}, cfg.parallel)}
 	if err := s.setup(); err != nil {
 		return nil, err
 	}

@@ -101,10 +101,18 @@ func (p *probe) call(pl planned) (*exercised, error) {
 // on first use, and stops when fn returns false.
 func (p *probe) each(keep func(receipt.ActionInfo) bool, fn func(*exercised) bool) error {
 	calls, _ := p.exercisePlan()
+	var mine []planned
 	for _, pl := range calls {
-		if !keep(pl.action) {
-			continue
+		if keep(pl.action) {
+			mine = append(mine, pl)
 		}
+	}
+	ahead := make([]func(), len(mine))
+	for i, pl := range mine {
+		ahead[i] = func() { _, _ = p.call(pl) }
+	}
+	p.s.prefetch(ahead...)
+	for _, pl := range mine {
 		e, err := p.call(pl)
 		if err != nil {
 			return err

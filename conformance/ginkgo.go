@@ -43,7 +43,11 @@ func Register(target func() Target, opts ...Option) bool {
 		)
 		get := func() *session {
 			ginkgo.GinkgoHelper()
-			once.Do(func() { s, serr = newSession(target(), cfg) })
+			once.Do(func() {
+				if s, serr = newSession(target(), cfg); serr == nil {
+					s.ahead = nil
+				}
+			})
 			if serr != nil {
 				ginkgo.Fail(serr.Error())
 			}

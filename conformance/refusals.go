@@ -370,6 +370,16 @@ func (p *probe) refuse(rf refusal) (*refused, outcome, bool) {
 	return r.res, r.o, r.ok
 }
 
+// refuseAhead starts the refusals' probes in the background (see
+// session.prefetch), for a check that will walk them one by one.
+func (p *probe) refuseAhead(rfs ...refusal) {
+	ahead := make([]func(), len(rfs))
+	for i, rf := range rfs {
+		ahead[i] = func() { p.refuse(rf) }
+	}
+	p.s.prefetch(ahead...)
+}
+
 func (p *probe) refuseNow(rf refusal) (res *refused, o outcome, ok bool) {
 	call, why := rf.plan(p)
 	if call == nil {

@@ -5,7 +5,7 @@
 // report); a test that is missing from a run (its package did not build,
 // timed out or crashed before it ran) has the verdict "absent".
 //
-//	go run ./scripts/flake [-n 20] [-p 2] [-dir DIR] [-timeout 20m] [packages]
+//	go run ./scripts/flake [-n 20] [-p 2] [-dir DIR] [-timeout 30m] [packages]
 //
 // Each run tests every package with -count=1, packages in parallel as go
 // test does. The output of every run is kept under -dir (a new temporary
@@ -45,7 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	n := fs.Int("n", 20, "how many times to run the suite")
 	par := fs.Int("p", runtime.NumCPU(), "how many packages to test at once")
 	dir := fs.String("dir", "", "where to keep the output of every run (default: a new temporary directory)")
-	timeout := fs.String("timeout", "20m", "go test -timeout of each package")
+	timeout := fs.String("timeout", "30m", "go test -timeout of each package")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
