@@ -5,9 +5,13 @@
 
 GO ?= go
 GOTEST_FLAGS ?=
+# TEST_TIMEOUT bounds each package's tests. go test's default, 10m, is
+# less than the browser packages take on a small shared machine; a hang
+# still ends, with every goroutine's stack.
+TEST_TIMEOUT ?= 30m
 FUZZTIME ?= 3s
 
-.PHONY: setup test demo vet fmt-check unit fuzz bench
+.PHONY: setup test demo vet fmt-check unit fuzz bench flake
 
 setup:
 	@scripts/setup.sh
@@ -16,12 +20,12 @@ demo: setup
 	$(GO) run ./cmd/glass-conformance run
 
 # The mutation matrix runs on its own, verbose, so that make test prints the
-# matrix and the score (go test shows a passing package's output only with -v).
-# The browser suites outgrow go test's default ten minutes on a loaded
-# machine; GOTEST_FLAGS may set another -timeout.
+# matrix and the score (go test shows a passing package's output only with -v);
+# so does the list of fault kinds the fault specs cover.
 test: setup vet fmt-check
-	$(GO) test -timeout 30m $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
-	$(GO) test -timeout 30m $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
+	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
+	$(GO) test $(GOTEST_FLAGS) -run '^TestFaultKinds$$' -v ./glasstest
 
 vet:
 	$(GO) vet ./...
@@ -44,6 +48,15 @@ fuzz:
 	done
 
 test: fuzz
+
+# flake runs every test of $(PKGS) $(N) times and lists each test and
+# Ginkgo spec whose verdict changed between runs; the target is none. A
+# quick check: make flake N=2 PKGS=./matchers/... The output of every run
+# is kept in a temporary directory the first line names.
+N ?= 20
+PKGS ?= ./...
+flake: setup
+	$(GO) run ./scripts/flake -n $(N) -timeout $(TEST_TIMEOUT) $(PKGS)
 
 # bench prints the benchmark table of BENCHMARKS.md: Glass next to plain
 # playwright-go and a bare round trip, scaling to 10,000 records, the cost

@@ -249,6 +249,8 @@ type session struct {
 	mu    sync.Mutex
 	seen  []seen
 	memos map[string]*memoEntry
+	// secrets are the probes' sensitive values, kept out of findings.
+	secrets secretSet
 
 	// ahead bounds the memoized probes computed ahead of the check that
 	// will ask for them (see prefetch); background waits for them.
@@ -436,7 +438,7 @@ func (s *session) check(rule Rule, tr glasstest.Transport) (f Finding) {
 	defer p.close()
 	o := p.safely(c.run)
 	f.Verdict, f.Message, f.Evidence = o.verdict, o.message, o.evidence
-	return f
+	return s.secrets.hide(f)
 }
 
 // safely runs a check; a panic in a check is a Glass bug, reported as a

@@ -65,7 +65,7 @@ func (p *probe) exercisePlan() ([]planned, []string) {
 				continue
 			}
 			tools[tool] = true
-			secret := newSecret()
+			secret := p.s.secrets.fresh()
 			args, err := p.validArgs(a, secret)
 			if err != nil {
 				out.notes = append(out.notes, fmt.Sprintf("%s: %v", a.ID, err))

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -183,15 +184,23 @@ type jsonSummary struct {
 	Stale     int `json:"staleBaselineEntries"`
 }
 
-// WriteJSON writes the report as JSON. encoding/json escapes control
-// characters and <, > and &, so page-provided text cannot break a reader.
+// WriteJSON writes the report as JSON. encoding/json escapes ASCII control
+// characters and <, > and &, and PrintableJSON the C1 controls and
+// bidirectional overrides, so page-provided text cannot break a reader nor
+// rewrite what a terminal shows of the file.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{Report: r, Conforms: r.Conforms(), Summary: jsonSummary{
+	err := enc.Encode(jsonReport{Report: r, Conforms: r.Conforms(), Summary: jsonSummary{
 		Rules: len(r.Findings), Passed: r.Count(Pass), Failed: r.Count(Fail), NotProbed: r.Count(NotProbed),
 		Expected: r.CountBaseline(BaselineExpected), Stale: r.CountBaseline(BaselineStale),
 	}})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(receipt.PrintableJSON(b.Bytes()))
+	return err
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -224,11 +233,13 @@ func (r *Report) WriteArtifacts(dir string) error {
 		}
 		for i, ev := range fd.Evidence {
 			name := fmt.Sprintf("%02d-%s.txt", i+1, strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(ev.Label), "-"), "-"))
-			if err := os.WriteFile(filepath.Join(sub, name), []byte(ev.Text+"\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(sub, name), []byte(Sanitize(ev.Text)+"\n"), 0o644); err != nil {
 				return fmt.Errorf("conformance: artifacts: %w", err)
 			}
 		}
-		msg := fmt.Sprintf("%s\n\nMUST: %s\n", fd.Message, fd.Rule.Must)
+		// The files are read with cat and less: page text in them is
+		// sanitized as on the terminal.
+		msg := fmt.Sprintf("%s\n\nMUST: %s\n", Sanitize(fd.Message), fd.Rule.Must)
 		if err := os.WriteFile(filepath.Join(sub, "00-verdict.txt"), []byte(msg), 0o644); err != nil {
 			return fmt.Errorf("conformance: artifacts: %w", err)
 		}

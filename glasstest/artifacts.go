@@ -169,7 +169,9 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	} {
 		b, err := receipt.CanonicalJSON(f.v)
 		if err == nil {
-			err = os.WriteFile(filepath.Join(abs, f.name), scrub(b, secrets), 0o644)
+			// Printable: the files are read on terminals, and page text
+			// must not act on them (receipt.PrintableJSON).
+			err = os.WriteFile(filepath.Join(abs, f.name), scrub(receipt.PrintableJSON(b), secrets), 0o644)
 		}
 		if err != nil {
 			note(f.name, err)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,24 @@ import (
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
+
+// zipEntries reads every entry of the zip archive at path.
+func zipEntries(path string) map[string][]byte {
+	GinkgoHelper()
+	zr, err := zip.OpenReader(path)
+	Expect(err).NotTo(HaveOccurred())
+	defer zr.Close()
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		Expect(err).NotTo(HaveOccurred())
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		Expect(err).NotTo(HaveOccurred())
+		out[f.Name] = b
+	}
+	return out
+}
 
 // fixtureRun is one run of testdata/evidence under the ginkgo CLI.
 type fixtureRun struct {
@@ -126,12 +145,13 @@ func artifactsOf(s types.SpecReport) []glasstest.Artifacts {
 
 var _ = Describe("The evidence fixture suite under the ginkgo CLI", Ordered, Label("cli"), func() {
 	wantVerdicts := map[string]string{
-		"The Todo page passes: removes t9 after approval":                  "passed",
-		"The Todo page passes: a denial fails at policy":                   "passed",
-		"The Todo page passes: lists a remove action for every task":       "passed",
-		"The Todo page passes: folds remove plus record":                   "passed",
-		"The Todo page fails on purpose: expects a denied call to succeed": "failed",
-		"The Todo page fails on purpose: with a dev server and two pages":  "failed",
+		"The Todo page passes: removes t9 after approval":                    "passed",
+		"The Todo page passes: a denial fails at policy":                     "passed",
+		"The Todo page passes: lists a remove action for every task":         "passed",
+		"The Todo page passes: folds remove plus record":                     "passed",
+		"The Todo page fails on purpose: expects a denied call to succeed":   "failed",
+		"The Todo page fails on purpose: with a dev server and two pages":    "failed",
+		"The Todo page fails on purpose: signs in with a sensitive password": "failed",
 	}
 	var serial, parallel, shared fixtureRun
 	BeforeAll(func() {
@@ -254,7 +274,39 @@ var _ = Describe("The evidence fixture suite under the ginkgo CLI", Ordered, Lab
 			}
 			entries, err := os.ReadDir(filepath.Join(run.dir, "artifacts"))
 			Expect(err).NotTo(HaveOccurred())
-			Expect(entries).To(HaveLen(2), "one directory per failing spec")
+			Expect(entries).To(HaveLen(3), "one directory per failing spec")
+		}
+	})
+
+	It("keeps the sensitive value out of the output, the reports and every artifact, the trace included", func() {
+		// The fixture's secret (testdata/evidence: FixtureSecret).
+		const secret = "fixtureSecret8472pw"
+		for _, run := range []fixtureRun{serial, parallel, shared} {
+			arts := artifactsOf(run.spec("signs in with a sensitive password"))
+			Expect(arts).To(HaveLen(1))
+			Expect(arts[0].Trace).NotTo(BeEmpty(), "the trace is kept, scrubbed")
+			Expect(run.output).NotTo(ContainSubstring(secret))
+			Expect(run.output).To(ContainSubstring("[sensitive]"), "the failure shows where the runtime masked it")
+			files := 0
+			Expect(filepath.WalkDir(run.dir, func(path string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				files++
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				Expect(string(b)).NotTo(ContainSubstring(secret), path)
+				if filepath.Ext(path) != ".zip" {
+					return nil
+				}
+				for name, b := range zipEntries(path) {
+					Expect(string(b)).NotTo(ContainSubstring(secret), path+": "+name)
+				}
+				return nil
+			})).To(Succeed())
+			Expect(files).To(BeNumerically(">=", 2+5*3), "the two reports and five files for each failing spec's page")
 		}
 	})
 })

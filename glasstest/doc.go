@@ -144,7 +144,9 @@
 // every file kept — the trace too, where a hand-off handler's typing is
 // recorded — in their plain, JSON, HTML and URL-encoded forms, and every
 // element that shows one is masked on the screenshot; a value the page
-// transforms (hashes, splits, encodes otherwise) is not recognised.
+// transforms (hashes, splits, encodes otherwise) is not recognised. The dev
+// server output attached to a failing spec is scrubbed of them too. What
+// Glass guarantees, and what not, is in SECURITY.md.
 //
 // # Environment
 //

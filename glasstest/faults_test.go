@@ -13,6 +13,7 @@ import (
 
 	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/hostile"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -190,6 +191,8 @@ var faultKinds = map[string]fault{
 		message: "\x1b[31mRED\x1b[0m",
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(r.Result.Error.Message).To(ContainSubstring("<script>alert(1)</script>"))
+			Expect(r.Result.Error.Message).To(ContainSubstring("\u202eRTL"), "the receipt keeps the page's text as data")
+			Expect(hostile.Controls(r.GomegaString())).To(BeEmpty(), "a failure message shows the page's text escaped")
 			p.Snapshot()
 			a, err := p.SaveArtifacts(GinkgoT().TempDir())
 			Expect(err).NotTo(HaveOccurred())
@@ -197,6 +200,7 @@ var faultKinds = map[string]fault{
 				b, err := os.ReadFile(f)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(bytes.ContainsAny(b, "\x1b\x07")).To(BeFalse(), "%s carries raw control characters", filepath.Base(f))
+				Expect(hostile.Controls(string(b))).To(BeEmpty(), "%s carries characters a terminal acts on", filepath.Base(f))
 				Expect(string(b)).To(ContainSubstring(`\u001b[31mRED\u001b[0m`))
 				Expect(json.Valid(b)).To(BeTrue())
 			}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The evidence of a page must not carry the sensitive values its calls
@@ -24,13 +25,45 @@ import (
 // and URL-encoded forms, replaced by "[sensitive]", and masks on the
 // screenshot every element whose value or text holds one. What it cannot
 // see — a value transformed by the page (hashed, split, base64-encoded) —
-// it cannot remove.
+// it cannot remove. The output of a dev server attached to a failing spec's
+// report is scrubbed the same way, of every value any call of the process
+// used.
+
+// processSecrets holds every sensitive value a call of this process used,
+// for the evidence no single page owns: a dev server's output, which may
+// log what a page posted to it.
+var processSecrets struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// allSecrets lists processSecrets, longest first.
+func allSecrets() []string {
+	processSecrets.mu.Lock()
+	defer processSecrets.mu.Unlock()
+	out := make([]string, 0, len(processSecrets.set))
+	for v := range processSecrets.set {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	return out
+}
 
 // noteSecrets remembers the sensitive values of a call for the evidence.
 func (p *Page) noteSecrets(secrets map[string]string) {
 	if len(secrets) == 0 {
 		return
 	}
+	processSecrets.mu.Lock()
+	if processSecrets.set == nil {
+		processSecrets.set = map[string]bool{}
+	}
+	for _, v := range secrets {
+		if v != "" {
+			processSecrets.set[v] = true
+		}
+	}
+	processSecrets.mu.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.secretValues == nil {

@@ -238,12 +238,19 @@ func Start(command, readyURL string, opts ...ServerOption) *DevServer {
 
 // report attaches the tail of the output to the current spec's report.
 func (d *DevServer) report() {
-	AddReportEntry("glass dev server output", ServerOutput{
+	AddReportEntry("glass dev server output", d.entry(), ReportEntryVisibilityFailureOrVerbose)
+}
+
+// entry is the report entry of the server: the tail of its output with the
+// sensitive values of every call of the process removed (the app may log
+// what a page sent it).
+func (d *DevServer) entry() ServerOutput {
+	return ServerOutput{
 		Command: d.Command,
 		URL:     d.URL,
 		Exited:  d.Exited(),
-		Output:  tail(d.Output(), 64<<10),
-	}, ReportEntryVisibilityFailureOrVerbose)
+		Output:  string(scrub([]byte(tail(d.Output(), 64<<10)), allSecrets())),
+	}
 }
 
 // ServerOutput is the value of the "glass dev server output" report entry.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/onsi/gomega/format"
@@ -244,16 +245,16 @@ func (m *haveData) expected() string {
 	if m.want.isMatcher() {
 		return "data matching " + m.want.String()
 	}
-	return "data " + m.wantJSON
+	return "data " + string(receipt.PrintableJSON([]byte(m.wantJSON)))
 }
 
 // is renders the data as compact JSON, the way the page sent it.
 func (m *haveData) is() string {
 	var b bytes.Buffer
 	if err := json.Compact(&b, m.got.Result.Data); err != nil {
-		return string(m.got.Result.Data)
+		return strconv.Quote(string(m.got.Result.Data))
 	}
-	return b.String()
+	return string(receipt.PrintableJSON(b.Bytes()))
 }
 
 func (m *haveData) FailureMessage(any) string {

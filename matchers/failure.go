@@ -291,5 +291,11 @@ func (m *offerActions) FailureMessage(any) string {
 }
 
 func (m *offerActions) NegatedFailureMessage(any) string {
-	return format.Message(m.got, "not "+m.expected()+", but it does: error.available is "+quoted(m.got.Result.Error.Available))
+	// Gomega asks for this message only after a match, but a caller may
+	// ask for it after any Match; a receipt without an error has no list.
+	var avail []string
+	if m.got != nil && m.got.Result.Error != nil {
+		avail = m.got.Result.Error.Available
+	}
+	return format.Message(m.got, "not "+m.expected()+", but it does: error.available is "+quoted(avail))
 }

@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -53,7 +54,11 @@ func (c *Changed) summary() string {
 		if len(rc.Updated) > 0 || rc.Omitted.Updated > 0 {
 			ids := make([]string, len(rc.Updated))
 			for i, u := range rc.Updated {
-				ids[i] = u.ID + "(" + strings.Join(u.Fields, ",") + ")"
+				fields := make([]string, len(u.Fields))
+				for j, f := range u.Fields {
+					fields[j] = printable(f)
+				}
+				ids[i] = printable(u.ID) + "(" + strings.Join(fields, ",") + ")"
 			}
 			s = append(s, "updated "+list(ids, rc.Omitted.Updated))
 		}
@@ -87,10 +92,29 @@ func (c *Changed) summary() string {
 	return strings.Join(parts, " ")
 }
 
+// list renders ids as printed by summary; ids already made printable
+// (updated records) pass through printable unchanged.
 func list(ids []string, omitted int) string {
-	s := "[" + strings.Join(ids, " ")
+	shown := make([]string, len(ids))
+	for i, id := range ids {
+		shown[i] = printable(id)
+	}
+	s := "[" + strings.Join(shown, " ")
 	if omitted > 0 {
 		s += fmt.Sprintf(" +%d omitted", omitted)
 	}
 	return s + "]"
+}
+
+// printable returns s as is when every character prints as itself, and
+// Go-quoted otherwise: ids and field names come from the page, and a page
+// must not recolour, rewrite or hide a line of a failure message with
+// escape sequences, carriage returns or bidirectional overrides.
+func printable(s string) string {
+	for _, r := range s {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

@@ -48,7 +48,10 @@ func Normalize(r *Receipt) *Receipt {
 }
 
 // CanonicalJSON renders v the way Glass writes JSON files: indented by two
-// spaces, HTML characters left as they are, one final newline.
+// spaces, HTML characters left as they are, one final newline. It keeps
+// the bytes of raw JSON (data, extension fields) as the page sent them, so
+// that decoding it gives back the same receipt; files meant to be read
+// pass it through PrintableJSON.
 func CanonicalJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
+	"github.com/glassworks/glass/internal/hostile"
 )
 
 var bin string
@@ -362,7 +363,7 @@ func TestARunThatProbedNothingSaysSo(t *testing.T) {
 // evidence of a violation, so the text reaches every output.
 const hostilePage = "<!doctype html><title>Hostile</title><script src=\"/glass-runtime.js\"></script><p>x</p><script>" +
 	`glassRuntime.define({ actions: () => [{ id: "wipe<b>\u001b[31m", kind: "function", risk: "dangerous", ` +
-	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp;", run: () => {} }] });` +
+	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp; \u202eRTL\u2066 \rOVER \u0000NUL", run: () => {} }] });` +
 	"</script>"
 
 func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
@@ -373,13 +374,26 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 	}
 	page := serve(t, mutants.WithRuntime(src, htmlPage(hostilePage)))
 	dir := t.TempDir()
-	junit, js, h := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html")
-	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied", "--junit", junit, "--json", js, "--html", h)
+	junit, js, h, arts := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "out.html"), filepath.Join(dir, "artifacts")
+	r := runBinary(t, "run", "--url", page, "--rules", "policy.denied", "--junit", junit, "--json", js, "--html", h, "--artifacts", arts)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b\r") {
-		t.Errorf("terminal output carries raw control characters:\n%q", r.stdout)
+	if c, bad := rawControl(r.stdout + r.stderr); bad {
+		t.Errorf("terminal output carries a raw %U:\n%q", c, r.stdout+r.stderr)
+	}
+	// Every file the run wrote is read on a terminal too (cat, less, an
+	// editor): none carries a character that a terminal acts on.
+	files := eachFile(t, dir, func(name string, b []byte) {
+		if c, bad := rawControl(string(b)); bad {
+			t.Errorf("%s carries a raw %U", name, c)
+		}
+	})
+	if files < 5 {
+		t.Errorf("%d files written; want the three reports, report.json and the evidence", files)
+	}
+	if !strings.Contains(r.stdout, `\u202eRTL`) {
+		t.Errorf("terminal output should show the bidi override escaped:\n%s", r.stdout)
 	}
 	// The receipt's JSON escapes ESC itself; the message names the id raw,
 	// so Sanitize makes its escape visible.
@@ -409,6 +423,38 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 	if !bytes.Contains(page2, []byte("&lt;script&gt;alert(1)&lt;/script&gt;")) {
 		t.Error("html report should show the page's markup escaped")
 	}
+}
+
+// rawControl reports the first character of s that a terminal would act on
+// instead of showing.
+func rawControl(s string) (rune, bool) {
+	if c := hostile.Controls(s); len(c) > 0 {
+		return c[0], true
+	}
+	return 0, false
+}
+
+// eachFile calls fn with the name (under dir) and content of every file
+// under dir, and returns how many there were.
+func eachFile(t *testing.T, dir string, fn func(name string, b []byte)) int {
+	t.Helper()
+	files := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fn(strings.TrimPrefix(path, dir), b)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read the outputs: %v", err)
+	}
+	return files
 }
 
 func TestBadInputIsOneClearLineAndExitTwo(t *testing.T) {

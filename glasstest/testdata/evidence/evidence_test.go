@@ -8,10 +8,15 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/glassworks/glass/examples/todo/app"
+	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/glasstest"
 	. "github.com/glassworks/glass/matchers"
 	"github.com/glassworks/glass/receipt"
 )
+
+// FixtureSecret is the sensitive value of the sign-in spec; the harness's
+// test looks for it in everything the run wrote.
+const FixtureSecret = "fixtureSecret8472pw"
 
 var _ = Describe("The Todo page", func() {
 	var url string
@@ -44,6 +49,18 @@ var _ = Describe("The Todo page", func() {
 		page.Snapshot()
 		r := page.Do("remove@t9", nil)
 		Expect(r.Result.OK).To(BeTrue(), "this spec fails on purpose")
+	})
+
+	It("fails on purpose: signs in with a sensitive password", func() {
+		// A careless page that echoes the password into its DOM, title and
+		// toasts; the spec plays the user typing it, as a hand-off handler
+		// would, and fails on a receipt whose runtime error named it.
+		base := glasstest.Serve(fixtures.Handler())
+		page := glasstest.Open(base+"/sensitive.html", glasstest.Approve(), glasstest.Sensitive("pw", FixtureSecret))
+		Expect(page.Playwright().Fill("#password", FixtureSecret)).To(Succeed())
+		creds := map[string]any{"user": "ada", "password": glasstest.SensitiveRef("pw")}
+		Expect(page.Do("login", creds)).To(BeOK())
+		Expect(page.Do("login.broken", creds)).To(BeOK(), "this spec fails on purpose")
 	})
 
 	It("fails on purpose: with a dev server and two pages", func() {

@@ -1,0 +1,26 @@
+// Package hostile holds what the tests of page-provided text share: a
+// string as a hostile page writes it and the test of what a terminal would
+// act on instead of showing.
+package hostile
+
+// Text is page-provided text as a hostile page writes it: markup, a CDATA
+// terminator, ANSI colour and clear-screen sequences, an OSC title change
+// ended by BEL, a C1 CSI, a carriage return that would overwrite the line,
+// a right-to-left override and a NUL.
+const Text = "<script>alert(1)</script> ]]> \x1b[31mRED\x1b[0m\x1b[2J \x1b]0;title\x07 \u009b31m \rOVER \u202eRTL\x00"
+
+// Controls lists the characters of s that a terminal acts on instead of
+// showing: C0 controls other than newline and tab, DEL, C1 controls,
+// bidirectional overrides and isolates, line and paragraph separators.
+func Controls(s string) []rune {
+	var out []rune
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
+			out = append(out, r)
+		}
+	}
+	return out
+}

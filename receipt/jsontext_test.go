@@ -1,0 +1,72 @@
+package receipt_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/glassworks/glass/internal/hostile"
+	"github.com/glassworks/glass/receipt"
+)
+
+func TestPrintableJSONEscapesWhatDoesNotPrintAndKeepsTheValue(t *testing.T) {
+	value := map[string]string{"text": "ü → 🙂 \u009b31m \u202eRTL\u2066 \u2028 \U000e0041 \x1b[2J"}
+	b, err := json.Marshal(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(receipt.PrintableJSON(b))
+	for _, want := range []string{`ü → 🙂 `, `\u009b31m`, `\u202eRTL\u2066`, `\u2028`, `\udb40\udc41`, `\u001b[2J`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s", got, want)
+		}
+	}
+	for _, raw := range []string{"\u009b", "\u202e", "\u2066", "\U000e0041"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("%q still carries a raw %U", got, []rune(raw)[0])
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(got), &back); err != nil || back["text"] != value["text"] {
+		t.Errorf("the value changed: %q, %v", back["text"], err)
+	}
+}
+
+func TestPrintableJSONLeavesPrintableTextAndBrokenBytesAlone(t *testing.T) {
+	for _, in := range []string{`{"a":"plain ascii"}`, `["ü","日本","🙂"]`, "\"\xff\xfe\"", ""} {
+		if got := string(receipt.PrintableJSON([]byte(in))); got != in {
+			t.Errorf("PrintableJSON(%q) = %q", in, got)
+		}
+	}
+}
+
+// FuzzPrintableJSON: whatever string a page sends, the JSON Glass writes
+// of it is valid, means the same string and carries no character a
+// terminal acts on.
+func FuzzPrintableJSON(f *testing.F) {
+	for _, s := range []string{"", "plain", hostile.Text, "\x7f\u0085\u2028\u2066\U000e0041", "\xff\xfe", "ü → 🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := receipt.PrintableJSON(b)
+		var back map[string]string
+		if err := json.Unmarshal(p, &back); err != nil {
+			t.Fatalf("PrintableJSON(%q) = %q: not JSON: %v", b, p, err)
+		}
+		var want map[string]string
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, want) {
+			t.Fatalf("PrintableJSON(%q) = %q: the value changed", b, p)
+		}
+		if c := hostile.Controls(string(p)); len(c) > 0 {
+			t.Fatalf("PrintableJSON(%q) = %q carries a raw %U", b, p, c[0])
+		}
+	})
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+func TestCompareReportsChangedVerdictsAndBrokenTests(t *testing.T) {
+	runs := []map[string]string{
+		{"p TestA": "pass", "p TestB": "pass", "p TestC": "fail", "p [It] spec": "passed", "p TestGone": "pass"},
+		{"p TestA": "pass", "p TestB": "fail", "p TestC": "fail", "p [It] spec": "failed"},
+		{"p TestA": "pass", "p TestB": "pass", "p TestC": "fail", "p [It] spec": "passed", "p TestGone": "pass"},
+	}
+	changed, broken := compare(runs)
+	want := []change{
+		{"p TestB", "fail×1 pass×2"},
+		{"p TestGone", "absent×1 pass×2"},
+		{"p [It] spec", "failed×1 passed×2"},
+	}
+	if !reflect.DeepEqual(changed, want) {
+		t.Errorf("changed = %+v, want %+v", changed, want)
+	}
+	if !reflect.DeepEqual(broken, []string{"p TestC (fail)"}) {
+		t.Errorf("always failed = %v", broken)
+	}
+	if c, b := compare(runs[:1]); len(c) != 0 || len(b) != 1 {
+		t.Errorf("one run: changed %v, broken %v", c, b)
+	}
+}
+
+func TestGoTestVerdictsReadsTheEventStream(t *testing.T) {
+	events := strings.Join([]string{
+		`{"Action":"run","Package":"m/p","Test":"TestA"}`,
+		`{"Action":"output","Package":"m/p","Test":"TestA","Output":"--- PASS"}`,
+		`{"Action":"pass","Package":"m/p","Test":"TestA"}`,
+		`{"Action":"fail","Package":"m/p","Test":"TestB/sub"}`,
+		`{"Action":"skip","Package":"m/p","Test":"TestC"}`,
+		`# m/p [build failed]`,
+		`{"Action":"fail","Package":"m/p"}`,
+	}, "\n")
+	got := goTestVerdicts("m/p", strings.NewReader(events))
+	want := map[string]string{"m/p TestA": "pass", "m/p TestB/sub": "fail", "m/p TestC": "skip", "m/p (package)": "fail"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := goTestVerdicts("m/q", bytes.NewReader([]byte("m/q: build failed\n"))); got["m/q (package)"] != "fail" {
+		t.Errorf("a package that did not build: %v", got)
+	}
+}
+
+func TestGinkgoVerdictsNameSpecsByFullText(t *testing.T) {
+	spec := func(text string, state types.SpecState) types.SpecReport {
+		return types.SpecReport{ContainerHierarchyTexts: []string{"Faults"}, LeafNodeText: text, LeafNodeType: types.NodeTypeIt, State: state}
+	}
+	got := ginkgoVerdicts("m/p", []types.Report{{SpecReports: types.SpecReports{
+		spec("never answers", types.SpecStatePassed),
+		spec("twin", types.SpecStatePassed),
+		spec("twin", types.SpecStateFailed),
+		spec("Entry: f, [0xb3cb20]", types.SpecStatePassed),
+		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
+	}}})
+	want := map[string]string{
+		"m/p [It] Faults never answers":   "passed",
+		"m/p [It] Faults twin":            "passed",
+		"m/p [It] Faults twin #2":         "failed",
+		"m/p [It] Faults Entry: f, [0x…]": "passed",
+		"m/p [BeforeSuite] ":              "passed",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	for _, args := range [][]string{{"-n", "1"}, {"-p", "0"}, {"-n", "x"}, {"./no/such/package/..."}} {
+		var o, e bytes.Buffer
+		if code := run(args, &o, &e); code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s%s", args, code, o.String(), e.String())
+		} else if lines := strings.Count(strings.TrimSpace(e.String()), "\n"); args[0] != "-n" && lines != 0 {
+			t.Errorf("%v: want one line on stderr, got:\n%s", args, e.String())
+		}
+	}
+}
+
+func TestARunFindsTheFlakyTestAndSpec(t *testing.T) {
+	t.Setenv("FLAKE_FIXTURE_COUNTER", filepath.Join(t.TempDir(), "counter"))
+	var o, e bytes.Buffer
+	code := run([]string{"-n", "2", "-p", "1", "-dir", t.TempDir(), "./testdata/flaky"}, &o, &e)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, o.String(), e.String())
+	}
+	out := o.String()
+	for _, want := range []string{
+		"CHANGED github.com/glassworks/glass/scripts/flake/testdata/flaky TestFlaky: fail×1 pass×1",
+		"CHANGED github.com/glassworks/glass/scripts/flake/testdata/flaky [It] The fixture flakes: failed×1 passed×1",
+		"CHANGED github.com/glassworks/glass/scripts/flake/testdata/flaky TestSuite: fail×1 pass×1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, steady := range []string{"TestSteady", "is steady"} {
+		if strings.Contains(out, steady) {
+			t.Errorf("a steady test is reported (%s):\n%s", steady, out)
+		}
+	}
+	if !strings.Contains(out, "with a changed verdict over 2 runs") {
+		t.Errorf("no summary:\n%s", out)
+	}
+}
