@@ -288,7 +288,7 @@ func (pg *page) callRaw(name string, input map[string]any) rawTool {
 // and as the JSON text of a content item of type text, the two the same,
 // and a receipt.
 func resultProblem(v any) (*receipt.Receipt, string) {
-	res, ok := normalizeJSON(v).(map[string]any)
+	res, ok := plain(v).(map[string]any)
 	if !ok {
 		return nil, fmt.Sprintf("the tool result is %T, want an object", v)
 	}
@@ -324,18 +324,6 @@ func resultProblem(v any) (*receipt.Receipt, string) {
 		return nil, "structuredContent is not a receipt: " + firstLine(err.Error())
 	}
 	return r, ""
-}
-
-func normalizeJSON(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	if json.Unmarshal(b, &out) != nil {
-		return v
-	}
-	return out
 }
 
 // checkWebMCPResult calls tools raw: a read with valid arguments (when the

@@ -70,12 +70,12 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 
 func TestPackageFromDir(t *testing.T) {
 	for dir, want := range map[string]string{
-		"glass-acceptance":        "glass_acceptance",
-		"acceptance":              "acceptance",
-		"/tmp/My Suite":           "my_suite",
-		"2024":                    "acceptance",
-		"func":                    "acceptance",
-		filepath.Join("a", "e2e"): "e2e",
+		"glass-acceptance":                  "glass_acceptance",
+		"acceptance":                        "acceptance",
+		filepath.Join("suites", "My Suite"): "my_suite",
+		"2024":                              "acceptance",
+		"func":                              "acceptance",
+		filepath.Join("a", "e2e"):           "e2e",
 	} {
 		if got := packageFromDir(dir); got != want {
 			t.Errorf("packageFromDir(%q) = %q, want %q", dir, got, want)
