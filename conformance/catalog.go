@@ -603,7 +603,7 @@ var Catalog = []Rule{
 		ID:    "webmcp.agrees",
 		Phase: receipt.PhaseTransport,
 		Party: Runtime,
-		Must:  "The same call over WebMCP, with its options in the reserved input member $glass, and over the bridge MUST give the same receipt, apart from executionId, tickets and absolute revisions.",
+		Must:  "The same call over WebMCP, with its options in the reserved input member $glass, and over the bridge MUST give the same receipt, apart from executionId, tickets, resume handles and absolute revisions.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Action contract\"",
 		Needs: "a browser with WebMCP enabled",
 	},

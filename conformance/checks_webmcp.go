@@ -485,8 +485,8 @@ func checkWebMCPAgrees(p *probe) outcome {
 }
 
 // receiptDifference describes the first difference between two receipts,
-// apart from executionId, tickets and absolute revisions (the revision's
-// step is compared).
+// apart from executionId, tickets, resume handles and absolute revisions
+// (the revision's step is compared): each call gets fresh ones.
 func receiptDifference(a, b *receipt.Receipt) string {
 	x, err1 := comparable(a)
 	y, err2 := comparable(b)
@@ -521,6 +521,9 @@ func comparable(r *receipt.Receipt) (map[string]any, error) {
 		}
 	}
 	if res, ok := m["result"].(map[string]any); ok {
+		if _, has := res["resume"]; has {
+			res["resume"] = "(a resume handle)"
+		}
 		if e, ok := res["error"].(map[string]any); ok {
 			// Absolute revisions of a stale-revision failure.
 			for _, k := range []string{"expectedRevision", "currentRevision"} {

@@ -76,6 +76,21 @@ func TestReceiptDifferenceIgnoresWhatTransportsMayDiffer(t *testing.T) {
 	if d := receiptDifference(a, c); d == "" {
 		t.Error("an approved and a denied receipt compare equal")
 	}
+
+	// The same failed flow over each transport: each call issues its own
+	// resume handle.
+	bridge, _ := runtimeReceipt(t, "rename-step-failed-bridge.receipt.json")
+	webmcp, _ := runtimeReceipt(t, "rename-step-failed-webmcp.receipt.json")
+	if bridge.Result.Resume == webmcp.Result.Resume || bridge.Result.Resume == "" {
+		t.Fatalf("want two different resume handles, got %q and %q", bridge.Result.Resume, webmcp.Result.Resume)
+	}
+	if d := receiptDifference(bridge, webmcp); d != "" {
+		t.Errorf("one failed flow over both transports: %s", d)
+	}
+	webmcp.Result.Resume = ""
+	if d := receiptDifference(bridge, webmcp); !strings.Contains(d, "/result/resume") {
+		t.Errorf("a failed flow that offers no resume handle over WebMCP: %q", d)
+	}
 }
 
 func TestToolsProblemComparesToolsWithTheSnapshot(t *testing.T) {
