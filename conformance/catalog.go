@@ -255,7 +255,7 @@ var Catalog = []Rule{
 		ID:    "fidelity.assigned",
 		Phase: receipt.PhaseDispatch,
 		Party: Runtime,
-		Must:  "A runtime MUST assign each element action a fidelity when it registers it — high for a developer-supplied execution path, an explicit target or a declared native control, auto for one nested native target the runtime found, low for DOM simulation — and MUST show it in the snapshot.",
+		Must:  "A runtime MUST assign each element action a fidelity when it registers it — high for a developer-supplied execution path, an explicit target or a declared native control, auto for one nested native target the runtime found, low for DOM simulation — or, when the target is not in the page then, when the target first resolves and before the action runs; it MUST show the fidelity in the snapshot once assigned and MUST NOT change it afterwards.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
 		Needs: "a page that declares element actions",
 	},

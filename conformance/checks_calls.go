@@ -678,12 +678,24 @@ func checkFidelityReported(p *probe) outcome {
 			}
 			return true, ""
 		}
-		want := e.action.Fidelity
+		// An action whose target was not in the page at load gets its
+		// fidelity when the call resolves the target (fidelity.assigned):
+		// the snapshot after the call tells it.
+		shown := e.action.Fidelity
+		if shown == "" {
+			if a, ok := e.after.snap.Action(e.action.ID); ok {
+				shown = a.Fidelity
+			}
+		}
+		if shown == "" {
+			return false, "" // no snapshot tells the fidelity: fidelity.assigned's concern
+		}
+		want := shown
 		if want == receipt.FidelityHigh {
 			want = ""
 		}
 		if got != want {
-			return true, fmt.Sprintf("the snapshot gives the element action fidelity %q, the receipt reports %q (want it exactly when not high)", e.action.Fidelity, got)
+			return true, fmt.Sprintf("the snapshot gives the element action fidelity %q, the receipt reports %q (want it exactly when not high)", shown, got)
 		}
 		return true, ""
 	})

@@ -245,8 +245,12 @@ func plain(v any) any {
 }
 
 // checkFidelityAssigned: every element action the page declares carries a
-// fidelity of high, auto or low from the first snapshot on, and the same
-// one in a fresh page's snapshot; no action of another kind carries one.
+// fidelity of high, auto or low, the same one in a fresh page's snapshot,
+// or none yet: a target that is not in the page at registration (a row a
+// virtual list has not rendered) cannot be inspected, and the runtime
+// assigns the fidelity when the target first resolves. A successful call
+// resolves it, so after one the snapshot must show a fidelity, and the one
+// it showed before if it showed one. No action of another kind carries one.
 func checkFidelityAssigned(p *probe) outcome {
 	pg, err := p.open("")
 	if err != nil {
@@ -256,7 +260,7 @@ func checkFidelityAssigned(p *probe) outcome {
 	if err != nil {
 		return broken(err)
 	}
-	elements := 0
+	var assigned, pending []string
 	for _, a := range p.base().Actions.Items {
 		if a.Kind != receipt.KindElement {
 			if a.Fidelity != "" {
@@ -264,20 +268,65 @@ func checkFidelityAssigned(p *probe) outcome {
 			}
 			continue
 		}
-		elements++
-		switch a.Fidelity {
-		case receipt.FidelityHigh, receipt.FidelityAuto, receipt.FidelityLow:
-		default:
+		if a.Fidelity == "" {
+			pending = append(pending, a.ID)
+			continue
+		}
+		if !validFidelity(a.Fidelity) {
 			return failf("the element action %s has fidelity %q in the snapshot, want high, auto or low", a.ID, a.Fidelity)
 		}
 		if b, ok := fresh.Action(a.ID); ok && b.Fidelity != a.Fidelity {
 			return failf("the element action %s has fidelity %q in one snapshot and %q in another of the same page", a.ID, a.Fidelity, b.Fidelity)
 		}
+		assigned = append(assigned, a.ID)
 	}
-	if elements == 0 {
-		return notProbed("the page declares no element action")
+	isElement := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindElement }
+	var called []string
+	o, _ := p.judgeEach(isElement, func(e *exercised) (bool, string) {
+		if !e.r.Result.OK {
+			return false, ""
+		}
+		after, ok := e.after.snap.Action(e.action.ID)
+		if !ok {
+			return false, "" // the call removed its own action (a row it deleted)
+		}
+		switch {
+		case after.Fidelity == "":
+			return true, "the call succeeded, so its target resolved, but the snapshot after it still gives the element action no fidelity"
+		case !validFidelity(after.Fidelity):
+			return true, fmt.Sprintf("the snapshot after the call gives the element action fidelity %q, want high, auto or low", after.Fidelity)
+		case e.action.Fidelity != "" && after.Fidelity != e.action.Fidelity:
+			return true, fmt.Sprintf("the element action has fidelity %q before the call and %q after it: a fidelity, once assigned, is fixed", e.action.Fidelity, after.Fidelity)
+		}
+		called = append(called, fmt.Sprintf("%s: %s after a successful call", e.action.ID, after.Fidelity))
+		return true, ""
+	})
+	if o != nil {
+		return *o
 	}
-	return pass().with(textEvidence("element actions judged", fmt.Sprint(elements)))
+	if len(assigned) == 0 && len(called) == 0 {
+		if len(pending) == 0 {
+			return notProbed("the page declares no element action")
+		}
+		return notProbed("no element action has a fidelity yet (none of their targets is in the page at load) and no call of one succeeded").
+			with(textEvidence("without a fidelity yet", pending...))
+	}
+	res := pass().with(textEvidence("element actions with a fidelity from the first snapshot", fmt.Sprint(len(assigned))))
+	if len(pending) > 0 {
+		res = res.with(textEvidence("without a fidelity yet (their targets are not in the page at load)", pending...))
+	}
+	if len(called) > 0 {
+		res = res.with(textEvidence("fidelity after a call", called...))
+	}
+	return res
+}
+
+func validFidelity(f receipt.Fidelity) bool {
+	switch f {
+	case receipt.FidelityHigh, receipt.FidelityAuto, receipt.FidelityLow:
+		return true
+	}
+	return false
 }
 
 // checkArgsNormalised calls each function action whose params declare
