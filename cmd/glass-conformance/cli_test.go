@@ -483,7 +483,9 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 	}{
 		{"no command", nil, "usage: glass-conformance"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"unknown flag", []string{"run", "--frob"}, "flag provided but not defined: -frob"},
+		{"unknown flag", []string{"run", "--frob"}, "glass-conformance run: flag provided but not defined: -frob (glass-conformance run -h lists the flags)"},
+		{"flag without its value", []string{"run", "--url"}, "glass-conformance run: flag needs an argument: -url"},
+		{"unknown flag of init", []string{"init", "--frob"}, "glass-conformance init: flag provided but not defined: -frob"},
 		{"extra argument", []string{"run", "http://example.test"}, `unexpected argument "http://example.test"`},
 		{"malformed URL", []string{"run", "--url", "::not a url"}, `--url "::not a url"`},
 		{"URL without scheme", []string{"run", "--url", "example.test/page"}, "want an http or https URL"},
@@ -517,7 +519,7 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 			if !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("stderr = %q, want it to contain %q", r.stderr, tc.want)
 			}
-			if tc.args != nil && tc.args[0] == "run" && tc.name != "unknown flag" {
+			if tc.args != nil {
 				if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
 					t.Errorf("want one line on stderr, got %d:\n%s", lines, r.stderr)
 				}
@@ -561,6 +563,31 @@ func TestRulesCommand(t *testing.T) {
 			t.Errorf("rule without id or MUST: %+v", rule)
 		}
 	}
+}
+
+func TestHelpListsEachFlagOnceOnStdout(t *testing.T) {
+	for _, cmd := range []string{"run", "rules", "init", "setup"} {
+		r := runBinary(t, cmd, "-h")
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("%s -h: exit %d, stderr %q; want 0 and nothing", cmd, r.code, r.stderr)
+		}
+		if want := "usage: glass-conformance " + cmd + " [flags]\n"; !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("%s -h: stdout starts %q, want %q", cmd, clipText(r.stdout, 60), want)
+		}
+	}
+	r := runBinary(t, "run", "-h")
+	for _, flag := range []string{"-url", "-junit", "-manifest"} {
+		if n := strings.Count(r.stdout, "\n  "+flag+" "); n != 1 {
+			t.Errorf("run -h lists %s %d times, want once:\n%s", flag, n, r.stdout)
+		}
+	}
+}
+
+func clipText(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 func TestVersionCommand(t *testing.T) {

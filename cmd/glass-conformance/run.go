@@ -69,16 +69,21 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
-// parseFlags parses a subcommand's flags; -h prints them to stdout.
+// parseFlags parses a subcommand's flags; -h prints them to stdout, once.
+// A bad flag is one line on stderr, not the whole list: the flag package's
+// own output is discarded and its error reported here.
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (done bool, code int) {
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(stdout, "usage: glass-conformance %s [flags]\n\nflags:\n", fs.Name())
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		return true, exitOK
 	case err != nil:
+		fmt.Fprintf(stderr, "glass-conformance %s: %v (glass-conformance %s -h lists the flags)\n", fs.Name(), err, fs.Name())
 		return true, exitUsage
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "glass-conformance: unexpected argument %q\n", fs.Arg(0))
