@@ -128,7 +128,11 @@ type setupError struct {
 	cause string
 }
 
-func (e *setupError) Error() string { return fmt.Sprintf("conformance: %s: %s", e.url, e.cause) }
+// Error shows the cause as Sanitize does: it may quote the page (a message
+// its runtime threw).
+func (e *setupError) Error() string {
+	return Sanitize(fmt.Sprintf("conformance: %s: %s", e.url, e.cause))
+}
 func (e *setupError) Unwrap() error { return ErrSetup }
 
 // Run checks the selected rules against t over the selected transports

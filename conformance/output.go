@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -17,47 +16,9 @@ import (
 // Sanitize makes page-provided text safe to print on a terminal: control
 // characters (ESC and the rest of C0 and C1, except newline and tab),
 // bidirectional overrides and invalid UTF-8 become visible escapes such as
-// \x1b, so a page cannot recolour, rewrite or hide lines of a report.
-func Sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unsafeRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafeRune(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-func unsafeRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029:
-		return true
-	}
-	return false
-}
+// \x1b, so a page cannot recolour, rewrite or hide lines of a report. It is
+// receipt.PrintableText, which the harness uses for its own errors.
+func Sanitize(s string) string { return receipt.PrintableText(s) }
 
 // phaseOrder is the order reports group rules in: the phases of the
 // contract in lifecycle order, then rules that belong to no phase.

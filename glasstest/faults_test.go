@@ -185,6 +185,24 @@ var faultKinds = map[string]fault{
 			Expect(p.Playwright().Evaluate("({}).polluted === undefined")).To(BeTrue())
 		},
 	},
+	"the snapshot fails with terminal escapes in its message": {
+		page: "snapshot-fails.html",
+		// The call itself succeeds; what the page breaks is its snapshot,
+		// and readiness at ?ready=reject.
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			_, err := p.TrySnapshot()
+			Expect(err).To(MatchError(ContainSubstring(`the runtime's snapshot failed: boom \x1b[2J\x1b[31mRED`)))
+			Expect(hostile.Controls(err.Error())).To(BeEmpty(), "the error shows the page's text escaped")
+
+			b, err := glasstest.Shared()
+			Expect(err).NotTo(HaveOccurred())
+			_, err = glasstest.OpenPage(b, p.URL()+"?ready=reject", glasstest.Timeout(5*time.Second))
+			Expect(err).To(MatchError(ContainSubstring("wait for the page runtime")))
+			Expect(err).To(MatchError(ContainSubstring(`boom \x1b[2J`)))
+			Expect(hostile.Controls(err.Error())).To(BeEmpty(), "the error shows the page's text escaped")
+		},
+	},
 	"the page text carries markup and terminal escapes": {
 		page: "markup-text.html", action: "fail",
 		code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,

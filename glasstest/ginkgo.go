@@ -29,7 +29,7 @@ func Open(url string, opts ...Option) *Page {
 	}
 	p.fail = func(err error) {
 		GinkgoHelper()
-		Fail(err.Error())
+		Fail(printable(err).Error())
 	}
 	p.evidence = &evidence{number: pageNumber(CurrentSpecReport())}
 	DeferCleanup(func() error {

@@ -164,6 +164,11 @@ type pendingCall struct {
 // runtime to be ready. It is the error-returning form of Open, for code
 // that does not run inside a Ginkgo spec.
 func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
+	p, err := openPage(b, url, opts...)
+	return p, printable(err)
+}
+
+func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
 	if b == nil || b.browser == nil {
 		return nil, errors.New("glasstest: open: no browser")
 	}
@@ -675,6 +680,11 @@ func (p *Page) TrySnapshot() (*receipt.Snapshot, error) {
 }
 
 func (p *Page) trySnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
+	s, err := p.readSnapshot(timeout)
+	return s, printable(err)
+}
+
+func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	v, err := p.evaluate(timeout, snapshotScript, []any{map[string]any{}, MaxReceiptBytes})
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
@@ -723,4 +733,28 @@ func markerMessage(m marker) string {
 		return fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", m.Size, MaxReceiptBytes)
 	}
 	return "the runtime returned nothing usable: " + m.Glass
+}
+
+// printableError is an error whose text carries page-provided text (a
+// message the runtime threw, a Playwright error quoting the page), shown
+// as receipt.PrintableText shows it so that printing the error cannot
+// recolour or rewrite a terminal; errors.Is and errors.As still reach the
+// cause.
+type printableError struct {
+	err  error
+	text string
+}
+
+func (e *printableError) Error() string { return e.text }
+func (e *printableError) Unwrap() error { return e.err }
+
+func printable(err error) error {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if t := receipt.PrintableText(s); t != s {
+		return &printableError{err: err, text: t}
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package receipt
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -53,4 +54,51 @@ func PrintableJSON(b []byte) []byte {
 		i += n
 	}
 	return out
+}
+
+// PrintableText returns s as a terminal shows it without acting on it:
+// control characters (ESC and the rest of C0 and C1, except newline and
+// tab), bidirectional overrides and isolates, line and paragraph
+// separators and invalid UTF-8 become visible escapes such as \x1b or
+// \u202e, so page-provided text cannot recolour, rewrite or hide the lines
+// around it. Text with none of them is returned as it is.
+func PrintableText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unprintableRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unprintableRune(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unprintableRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unprintableRune(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029:
+		return true
+	}
+	return false
 }

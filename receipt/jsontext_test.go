@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/glassworks/glass/internal/hostile"
 	"github.com/glassworks/glass/receipt"
@@ -67,6 +68,41 @@ func FuzzPrintableJSON(f *testing.F) {
 		}
 		if c := hostile.Controls(string(p)); len(c) > 0 {
 			t.Fatalf("PrintableJSON(%q) = %q carries a raw %U", b, p, c[0])
+		}
+	})
+}
+
+func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
+	got := receipt.PrintableText(hostile.Text + " \xff")
+	if c := hostile.Controls(got); len(c) > 0 {
+		t.Errorf("PrintableText(hostile.Text) = %q still carries %q", got, c)
+	}
+	for _, want := range []string{`\x1b[31mRED\x1b[0m`, `\x1b]0;title\x07`, `\x9b31m`, `\x0dOVER`, `\u202eRTL`, `\x00`, `\xff`, "<script>alert(1)</script>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("PrintableText(hostile.Text) = %q, want it to show %q", got, want)
+		}
+	}
+	for _, in := range []string{"", "plain", "ü → 🙂 日本", "two\nlines\tand a tab", "\ufffd"} {
+		if got := receipt.PrintableText(in); got != in {
+			t.Errorf("PrintableText(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// FuzzPrintableText: whatever a page writes, the text Glass prints of it
+// carries no character a terminal acts on, and printable text is left as
+// it is.
+func FuzzPrintableText(f *testing.F) {
+	for _, s := range []string{"", "plain", hostile.Text, "\x7f\u0085\u2028\u2066", "\xff\xfe", "ü → 🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := receipt.PrintableText(s)
+		if c := hostile.Controls(got); len(c) > 0 {
+			t.Fatalf("PrintableText(%q) = %q carries %q", s, got, c)
+		}
+		if len(hostile.Controls(s)) == 0 && utf8.ValidString(s) && got != s {
+			t.Fatalf("PrintableText(%q) = %q, want the printable text unchanged", s, got)
 		}
 	})
 }

@@ -434,6 +434,37 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 
 // rawControl reports the first character of s that a terminal would act on
 // instead of showing.
+// snapshotThrowsPage has a runtime whose snapshot throws page text with
+// terminal escapes: run and init stop at set-up with an error that quotes
+// it.
+const snapshotThrowsPage = "<!doctype html><title>x</title><script>" +
+	`globalThis.glassRuntime = { protocol: "glass.page/v1", ready: async () => true, ` +
+	`snapshot: () => { throw new Error("boom \u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m \rOVER \u202eRTL\nsecond line"); }, ` +
+	`execute: async () => "{}", resume: async () => "{}" };</script><p>x</p>`
+
+func TestSetUpErrorsShowThePagesTextEscapedOnOneLine(t *testing.T) {
+	page := serve(t, htmlPage(snapshotThrowsPage))
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "--url", page},
+		{"init", "--url", page, "--dir", filepath.Join(dir, "suite")},
+	} {
+		r := runBinary(t, args...)
+		if r.code != 2 {
+			t.Fatalf("%s: exit %d, want 2\nstdout:\n%s\nstderr:\n%s", args[0], r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stderr, `the runtime's snapshot failed: boom \x1b[2J\x1b[31mRED`) {
+			t.Errorf("%s: stderr = %q, want the cause with its escapes shown", args[0], r.stderr)
+		}
+		if c, bad := rawControl(r.stdout + r.stderr); bad {
+			t.Errorf("%s: output carries a raw %U:\n%q", args[0], c, r.stdout+r.stderr)
+		}
+		if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
+			t.Errorf("%s: want one line on stderr, got %d:\n%s", args[0], lines, r.stderr)
+		}
+	}
+}
+
 func rawControl(s string) (rune, bool) {
 	if c := hostile.Controls(s); len(c) > 0 {
 		return c[0], true

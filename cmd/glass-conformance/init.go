@@ -61,8 +61,7 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 		return code
 	}
 	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "glass-conformance: init: "+format+"\n", args...)
-		return exitUsage
+		return failLine(stderr, "glass-conformance: init: ", format, args...)
 	}
 	if f.url == "" {
 		return fail("--url is required: the address of the live page to read")

@@ -69,6 +69,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
+// failLine prints one line of a usage or set-up error and returns exit
+// code 2. The message may quote the page (a set-up error names what its
+// runtime threw), so it is shown as conformance.Sanitize shows page text,
+// and a newline in it is shown as \n: the error stays one line.
+func failLine(stderr io.Writer, prefix, format string, args ...any) int {
+	msg := conformance.Sanitize(fmt.Sprintf(format, args...))
+	fmt.Fprintf(stderr, "%s%s\n", prefix, strings.ReplaceAll(msg, "\n", `\n`))
+	return exitUsage
+}
+
 // parseFlags parses a subcommand's flags; -h prints them to stdout, once.
 // A bad flag is one line on stderr, not the whole list: the flag package's
 // own output is discarded and its error reported here.

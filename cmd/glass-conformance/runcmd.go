@@ -53,8 +53,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "glass-conformance: "+format+"\n", args...)
-		return exitUsage
+		return failLine(stderr, "glass-conformance: ", format, args...)
 	}
 
 	// Everything a person can get wrong is checked before a browser starts.
