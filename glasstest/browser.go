@@ -222,6 +222,14 @@ func Launch(cfg BrowserConfig) (*Browser, error) {
 		if exe, err = FindChromium(); err != nil {
 			return nil, err
 		}
+	} else if st, err := os.Stat(exe); err != nil || st.IsDir() {
+		// Said before the driver starts, in one line, as FindChromium says
+		// it of GLASS_CHROMIUM (which ConfigFromEnv copies here).
+		what := fmt.Sprintf("the Chromium %q", exe)
+		if exe == os.Getenv(EnvChromium) {
+			what = fmt.Sprintf("GLASS_CHROMIUM=%q", exe)
+		}
+		return nil, fmt.Errorf("glasstest: %s is not an executable file: %w", what, ErrNoBrowser)
 	}
 	pw, err := startDriver(cfg.Progress)
 	if err != nil {

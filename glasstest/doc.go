@@ -66,8 +66,11 @@
 // Playwright and Chromium start once per test process, on the first Open
 // (Shared); AfterSuite's Stop ends them. Under ginkgo -p every process has
 // its own. Each Open gets a fresh browser context, closed by DeferCleanup
-// when the spec ends. The launch flags of DefaultArgs (quiet on a closed
-// network, WebMCP on; --no-sandbox as root) are always applied.
+// when the spec ends. When Glass launches Chromium, the flags of DefaultArgs
+// (quiet on a closed network, WebMCP on; --no-sandbox as root) are always
+// applied; a Playwright server applies them only when it runs with
+// --unsafe, and a browser attached over CDP keeps the flags it was started
+// with (see BrowserConfig).
 //
 // Instead of launching, Glass can use a remote browser: a Playwright server
 // (BrowserConfig.Connect, $GLASS_BROWSER_WS; for example a grid, or

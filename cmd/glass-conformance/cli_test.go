@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
 	"github.com/glassworks/glass/internal/hostile"
@@ -461,6 +462,37 @@ func TestSetUpErrorsShowThePagesTextEscapedOnOneLine(t *testing.T) {
 		}
 		if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
 			t.Errorf("%s: want one line on stderr, got %d:\n%s", args[0], lines, r.stderr)
+		}
+	}
+}
+
+// TestRunAndInitUseTheBrowserTheEnvironmentNames: GLASS_BROWSER_WS and
+// GLASS_CDP_URL are read by the CLI as by the test suites. Pointed at a
+// port nothing listens on, run and init fail in one line naming the
+// endpoint, instead of launching a browser of their own.
+func TestRunAndInitUseTheBrowserTheEnvironmentNames(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	page := serve(t, app.Handler())
+	for _, c := range []struct{ env, want string }{
+		{"GLASS_BROWSER_WS=ws://" + closed + "/", `glasstest: connect to the Playwright server "ws://` + closed + `/"`},
+		{"GLASS_CDP_URL=http://" + closed, `glasstest: connect over CDP to "http://` + closed + `"`},
+	} {
+		for _, args := range [][]string{
+			{"run", "--url", page, "--rules", "resolve.unknown-id"},
+			{"init", "--url", page, "--dir", filepath.Join(t.TempDir(), "suite")},
+		} {
+			r := runBinaryEnv(t, []string{c.env}, args...)
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", c.env, args[0], r.code, r.stderr, c.want)
+			}
+			if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
+				t.Errorf("%s %s: want one line on stderr, got %d:\n%s", c.env, args[0], lines, r.stderr)
+			}
 		}
 	}
 }

@@ -110,7 +110,7 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 
 	// The driver is installed on first use; its download progress goes to
 	// stderr so that a first run does not look hung.
-	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: stderr})
+	b, err := launch(stderr)
 	if err != nil {
 		return fail("%s", firstLine(err.Error()))
 	}

@@ -69,6 +69,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
+// launch gets the browser of run and init as the test suites get theirs
+// (glasstest.ConfigFromEnv): GLASS_CHROMIUM, GLASS_HEADED, and
+// GLASS_BROWSER_WS or GLASS_CDP_URL for a browser elsewhere. The driver's
+// download progress goes to stderr, so that a first run does not look hung.
+func launch(stderr io.Writer) (*glasstest.Browser, error) {
+	cfg := glasstest.ConfigFromEnv()
+	cfg.Progress = stderr
+	return glasstest.Launch(cfg)
+}
+
 // failLine prints one line of a usage or set-up error and returns exit
 // code 2. The message may quote the page (a set-up error names what its
 // runtime threw), so it is shown as conformance.Sanitize shows page text,

@@ -122,7 +122,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		opts = append(opts, conformance.WithManifest(manifest))
 	}
 
-	b, err := glasstest.Launch(glasstest.BrowserConfig{Progress: stderr})
+	b, err := launch(stderr)
 	if err != nil {
 		return fail("%s", firstLine(err.Error()))
 	}
