@@ -54,6 +54,12 @@ func (p *probe) handoffTargets() ([]handoffTarget, []string) {
 		if a.Kind != receipt.KindHandoff || !a.Available {
 			continue
 		}
+		if p.manifest().skips(a.ID) {
+			// A manifest's handoffs entry is still called: naming it is
+			// asking for it.
+			why = append(why, a.ID+": skipped by the manifest")
+			continue
+		}
 		args, err := p.validArgs(a, "")
 		if err != nil {
 			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))

@@ -36,10 +36,10 @@ import (
 //	  - action: remove@t9
 //	    url: /?fault=delete-throws
 //	flowFailures:              # flows that fail at a given step (1-based)
-//	  - action: edit@t3
-//	    step: 2
-//	    url: /?fault=save-fails
-//	    args: {title: New title}
+//	  - action: edit
+//	    step: 4
+//	    url: /?fault=save-fails-once
+//	    args: {task: t3, title: New title}
 //	    code: EXECUTION_FAILED # optional: the failed step's error code
 //	    resume: true           # optional: resuming it then succeeds
 //	handoffs:                  # hand-offs and how the user answers them

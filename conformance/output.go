@@ -185,7 +185,10 @@ func (r *Report) WriteArtifacts(dir string) error {
 		return fmt.Errorf("conformance: artifacts: %w", err)
 	}
 	for _, fd := range r.Findings {
-		if fd.Verdict != Fail || len(fd.Evidence) == 0 {
+		// Every failure (one the baseline expects too) and every violation
+		// (a stale baseline entry) gets its directory, with its verdict
+		// even when the check attached no evidence.
+		if fd.Verdict != Fail && !fd.Violation() {
 			continue
 		}
 		sub := filepath.Join(dir, unsafeName.ReplaceAllString(fd.Rule.ID+"--"+string(fd.Transport), "_"))

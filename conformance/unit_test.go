@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -398,6 +399,31 @@ func TestArtifactsKeepEachViolationsEvidence(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "changed.bounded--bridge")); err == nil {
 		t.Error("a passing rule left artifacts")
 	}
+
+	// A failure without evidence and a stale baseline entry still get
+	// their verdict.
+	dir = filepath.Join(t.TempDir(), "arts")
+	rep := &Report{Transports: []glasstest.Transport{glasstest.TransportBridge}, Findings: []Finding{
+		{Rule: Rule{ID: "policy.denied", Must: "MUST deny."}, Transport: glasstest.TransportBridge, Verdict: Fail, Message: "it ran"},
+		{Rule: Rule{ID: "changed.bounded", Must: "MUST bound."}, Transport: glasstest.TransportBridge, Verdict: Pass,
+			Baseline: BaselineStale, Message: "stale baseline entry: the rule passes now; remove it from baseline.txt"},
+		{Rule: Rule{ID: "verify.settle", Must: "MUST settle."}, Transport: glasstest.TransportBridge, Verdict: Pass},
+	}}
+	if err := rep.WriteArtifacts(dir); err != nil {
+		t.Fatal(err)
+	}
+	for sub, want := range map[string]string{
+		"policy.denied--bridge":   "it ran\n\nMUST: MUST deny.\n",
+		"changed.bounded--bridge": "stale baseline entry: the rule passes now; remove it from baseline.txt\n\nMUST: MUST bound.\n",
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, sub, "00-verdict.txt"))
+		if err != nil || string(b) != want {
+			t.Errorf("%s/00-verdict.txt = %q, %v; want %q", sub, b, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "verify.settle--bridge")); err == nil {
+		t.Error("a passing rule left artifacts")
+	}
 }
 
 func TestBoundProblems(t *testing.T) {
@@ -548,4 +574,40 @@ func FuzzParseManifest(f *testing.F) {
 			t.Errorf("a valid manifest does not marshal: %v", err)
 		}
 	})
+}
+
+func TestHandoffTargetsLeaveOutSkippedHandoffsUnlessTheManifestNamesThem(t *testing.T) {
+	snap, err := receipt.DecodeSnapshot([]byte(`{"protocol":"glass.page/v1","revision":0,
+		"page":{"id":"p","url":"http://127.0.0.1/","title":"p"},
+		"records":{"total":0,"items":[],"omitted":0},
+		"actions":{"items":[
+			{"id":"sign","description":"Sign","kind":"handoff","risk":"dangerous","confirm":false,"params":{"type":"object","properties":{}},"available":true},
+			{"id":"verify","description":"Verify","kind":"handoff","risk":"write","confirm":false,"params":{"type":"object","properties":{}},"available":true}],
+			"omitted":0},
+		"state":{},"feedback":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := func(m *Manifest) (ids, why []string) {
+		p := &probe{s: &session{base: snap, cfg: &config{manifest: m}, memos: map[string]*memoEntry{}}}
+		ts, why := p.handoffTargets()
+		for _, h := range ts {
+			ids = append(ids, h.action.ID)
+		}
+		return ids, why
+	}
+	if ids, _ := targets(&Manifest{}); !slices.Equal(ids, []string{"sign", "verify"}) {
+		t.Errorf("without a manifest: %q, want both hand-offs", ids)
+	}
+	m, err := ParseManifest("m.yaml", []byte("version: 1\nskip: [sign, verify]\nhandoffs:\n  - action: verify\n    outcome: completed\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, why := targets(m)
+	if !slices.Equal(ids, []string{"verify"}) {
+		t.Errorf("sign and verify skipped, verify named under handoffs: %q, want only the named verify", ids)
+	}
+	if !slices.Contains(why, "sign: skipped by the manifest") {
+		t.Errorf("why = %q, want it to say sign was skipped", why)
+	}
 }
