@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -368,6 +369,55 @@ func checkCLI(t reporter, where string, args []string) {
 	}
 }
 
+// ruleRef is a rule id or glob as the prose of the docs quotes one: two
+// lower-case words joined by a dot, the second kebab-case or a glob.
+var ruleRef = regexp.MustCompile("`([a-z]+\\.(?:[a-z]+(?:-[a-z]+)+|[a-z-]*\\*[a-z*-]*|[a-z]+))`")
+
+// TestEveryRuleTheDocsNameExists: a rule id or glob the prose quotes names
+// a rule of the catalog (or, for a glob, at least one). An id is two words
+// joined by a dot whose second is kebab-case (area.kebab-name); a pair
+// with one plain word after the dot (changed.observed, webmcp.go) may be a
+// field or a file and is not judged.
+func TestEveryRuleTheDocsNameExists(t *testing.T) {
+	files := append(markdownFiles(t), "SECURITY.md", "BENCHMARKS.md")
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, ref := range ruleRefs(line) {
+				if msg := unknownRule(ref); msg != "" {
+					t.Errorf("%s:%d: %s", f, i+1, msg)
+				}
+			}
+		}
+	}
+}
+
+func ruleRefs(line string) []string {
+	var out []string
+	for _, m := range ruleRef.FindAllStringSubmatch(line, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// unknownRule says why ref names no rule, or "" when it does or is no rule
+// reference at all.
+func unknownRule(ref string) string {
+	_, rest, _ := strings.Cut(ref, ".")
+	if !strings.ContainsAny(rest, "-*") {
+		return "" // changed.observed, webmcp.go: a field or a file as often as a rule
+	}
+	for _, r := range conformance.Catalog {
+		if ok, _ := path.Match(ref, r.ID); ok {
+			return ""
+		}
+	}
+	return fmt.Sprintf("`%s` names no rule of the catalog", ref)
+}
+
 // TestTheCheckerCatchesStaleDocs proves the checks above can fail.
 func TestTheCheckerCatchesStaleDocs(t *testing.T) {
 	cases := []block{
@@ -387,6 +437,19 @@ func TestTheCheckerCatchesStaleDocs(t *testing.T) {
 		checkBlock(r, c)
 		if !r.failed {
 			t.Errorf("the checker accepted the %q block %q", c.lang, c.text)
+		}
+	}
+	for _, line := range []string{"`dispatch.execution-failed`: EXECUTION_FAILED", "see `policy.no-such-rule`", "`nosuch.*`", "`policy.zz*`"} {
+		refs := ruleRefs(line)
+		if len(refs) != 1 || unknownRule(refs[0]) == "" {
+			t.Errorf("the rule check accepted %q (refs %q)", line, refs)
+		}
+	}
+	for _, line := range []string{"`policy.denied` and `policy.*`", "`receipt.json`, `webmcp.go`, `changed.observed`"} {
+		for _, ref := range ruleRefs(line) {
+			if msg := unknownRule(ref); msg != "" {
+				t.Errorf("the rule check refused %q: %s", line, msg)
+			}
 		}
 	}
 }
