@@ -106,7 +106,7 @@ var _ = Describe("The app under test", func() {
 			go func() { _ = s.Serve(ln) }()
 			DeferCleanup(s.Close)
 
-			_, err = glasstest.StartServer("exec sleep 30", "http://"+addr+"/", glasstest.ReadyTimeout(500*time.Millisecond))
+			_, err = glasstest.StartServer("exec sleep 30", "http://"+addr+"/", glasstest.ReadyTimeout(2*time.Second))
 			Expect(err).To(MatchError(ContainSubstring("status 404")))
 
 			close(ready)

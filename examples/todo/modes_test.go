@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -24,6 +25,10 @@ func theUser(code string) glasstest.Option {
 		defer GinkgoRecover()
 		Expect(h.Page().GetByLabel("Code from your authenticator app").Fill(code)).To(Succeed())
 		Expect(h.Page().GetByRole("button", playwright.PageGetByRoleOptions{Name: "Verify"}).Click()).To(Succeed())
+		// Like a person, they read the page's answer (its server's) before
+		// they say they are done.
+		answer := h.Page().Locator("#toasts").GetByText(regexp.MustCompile("Identity verified|That code is not valid")).First()
+		Expect(answer.WaitFor()).To(Succeed())
 		return glasstest.HandoffCompleted
 	})
 }
