@@ -477,16 +477,26 @@ func checkDefaultTimeout(p *probe) outcome {
 	return pass().with(textEvidence("timing", fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))))
 }
 
-// quietScript resolves once the DOM has not changed for quietMs, or after
-// maxMs: the harness's own wait for the page to settle.
-const quietScript = `([quietMs, maxMs]) => new Promise((resolve) => {
+// quietScript resolves once the DOM has not changed for quietMs and, on a
+// visible page, for quietFrames animation frames, or after maxMs: the
+// harness's own wait for the page to settle. The frames keep the wait
+// long enough on a machine so busy that frames come slowly, where work
+// the page schedules by frames outlasts any number of milliseconds.
+const quietScript = `([quietMs, quietFrames, maxMs]) => new Promise((resolve) => {
   const start = performance.now();
-  let last = performance.now();
-  const mo = new MutationObserver(() => { last = performance.now(); });
+  let last = start, frames = 0, done = false;
+  const counting = document.visibilityState === "visible";
+  const mo = new MutationObserver(() => { last = performance.now(); frames = 0; });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (counting) {
+    const onFrame = () => { if (!done) { frames++; requestAnimationFrame(onFrame); } };
+    requestAnimationFrame(onFrame);
+  }
   const tick = () => {
     const now = performance.now();
-    if (now - last >= quietMs || now - start >= maxMs) { mo.disconnect(); resolve(true); return; }
+    if ((now - last >= quietMs && (!counting || frames >= quietFrames)) || now - start >= maxMs) {
+      done = true; mo.disconnect(); resolve(true); return;
+    }
     setTimeout(tick, Math.max(10, quietMs - (now - last)));
   };
   tick();
@@ -523,7 +533,7 @@ func checkSettle(p *probe) outcome {
 			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.action.ID, map[bool]string{true: "the page changes by itself", false: got(r)}[r.Result.OK]))
 			continue
 		}
-		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{500, 5000}); err != nil {
+		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{500, 20, 5000}); err != nil {
 			return broken(err)
 		}
 		settled, err := pg.witness(false)
