@@ -52,11 +52,14 @@ test: fuzz
 # flake runs every test of $(PKGS) $(N) times and lists each test and
 # Ginkgo spec whose verdict changed between runs; the target is none. A
 # quick check: make flake N=2 PKGS=./matchers/... The output of every run
-# is kept in a temporary directory the first line names.
+# is kept in a temporary directory the first line names, or in FLAKE_DIR:
+# run again with the same FLAKE_DIR, an interrupted make flake goes on from
+# the first run that did not finish (only on the same tree and packages).
 N ?= 20
 PKGS ?= ./...
+FLAKE_DIR ?=
 flake: setup
-	$(GO) run ./scripts/flake -n $(N) -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(GO) run ./scripts/flake -n $(N) -timeout $(TEST_TIMEOUT) $(if $(FLAKE_DIR),-dir $(FLAKE_DIR)) $(PKGS)
 
 # bench prints the benchmark table of BENCHMARKS.md: Glass next to plain
 # playwright-go and a bare round trip, scaling to 10,000 records, the cost

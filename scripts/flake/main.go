@@ -9,14 +9,24 @@
 //
 // Each run tests every package with -count=1, packages in parallel as go
 // test does. The output of every run is kept under -dir (a new temporary
-// directory by default) so a changed verdict can be read in full. Exit 0
-// when no verdict changed and no test failed in every run, 1 otherwise,
-// 2 on bad input.
+// directory by default) so a changed verdict can be read in full.
+//
+// A run of the whole suite takes minutes, so twenty can outlast a sitting.
+// Given a -dir that holds finished runs of the same tree (the same commit,
+// the same uncommitted changes) and the same packages, flake keeps them
+// and goes on from the first run that did not finish: an interrupted
+// command, run again, carries on. A -dir that holds runs of anything else
+// is refused rather than mixed in.
+//
+// Exit 0 when no verdict changed and no test failed in every run, 1
+// otherwise, 2 on bad input.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -66,7 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flake: %v\n", err)
 		return 2
 	}
-	if *dir == "" {
+	fresh := *dir == ""
+	if fresh {
 		if *dir, err = os.MkdirTemp("", "glass-flake-"); err != nil {
 			fmt.Fprintf(stderr, "flake: %v\n", err)
 			return 2
@@ -75,24 +86,44 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "flake: -dir %q: %v\n", *dir, err)
 		return 2
 	}
+	runs, err := finishedRuns(*dir, plan{Tree: treeIdentity(*dir), Packages: pkgPaths(pkgs), Timeout: *timeout})
+	if err != nil {
+		fmt.Fprintf(stderr, "flake: %v\n", err)
+		return 2
+	}
+	if len(runs) > *n {
+		runs = runs[:*n]
+	}
 
 	fmt.Fprintf(stdout, "flake: %d runs of %d packages (%s), output in %s\n", *n, len(pkgs), strings.Join(patterns, " "), *dir)
-	runs := make([]map[string]string, *n)
-	for i := range runs {
+	if len(runs) > 0 {
+		fmt.Fprintf(stdout, "flake: %d runs of this tree already finished there; going on from run %d\n", len(runs), len(runs)+1)
+	}
+	for i := len(runs); i < *n; i++ {
 		start := time.Now()
 		runDir := filepath.Join(*dir, fmt.Sprintf("run%02d", i+1))
+		// A run that was interrupted left part of its output: start it again.
+		if err := os.RemoveAll(runDir); err != nil {
+			fmt.Fprintf(stderr, "flake: %v\n", err)
+			return 2
+		}
 		if err := os.MkdirAll(runDir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "flake: %v\n", err)
 			return 2
 		}
-		runs[i] = runOnce(pkgs, runDir, *par, *timeout)
+		verdicts := runOnce(pkgs, runDir, *par, *timeout)
+		if err := writeJSON(filepath.Join(runDir, verdictsFile), verdicts); err != nil {
+			fmt.Fprintf(stderr, "flake: %v\n", err)
+			return 2
+		}
+		runs = append(runs, verdicts)
 		fails := 0
-		for _, v := range runs[i] {
-			if v != "pass" && v != "passed" && v != "skip" && v != "skipped" && v != "pending" {
+		for _, v := range verdicts {
+			if !passed(v) {
 				fails++
 			}
 		}
-		fmt.Fprintf(stdout, "run %d/%d: %d tests and specs, %d not passed, %s\n", i+1, *n, len(runs[i]), fails, time.Since(start).Round(time.Second))
+		fmt.Fprintf(stdout, "run %d/%d: %d tests and specs, %d not passed, %s\n", i+1, *n, len(verdicts), fails, time.Since(start).Round(time.Second))
 	}
 
 	changed, alwaysFailed := compare(runs)
@@ -110,6 +141,138 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// passed says whether a verdict is not a failure: a Go test passed or was
+// skipped, a spec passed, was skipped or is pending.
+func passed(v string) bool {
+	switch v {
+	case "pass", "passed", "skip", "skipped", "pending":
+		return true
+	}
+	return false
+}
+
+// planFile, in -dir, names what its runs tested; verdictsFile, in a run's
+// directory, holds the verdicts of a run that finished.
+const (
+	planFile     = "flake.json"
+	verdictsFile = "verdicts.json"
+)
+
+// plan is what a -dir's runs tested: runs can be compared only when it is
+// the same.
+type plan struct {
+	Tree     string   `json:"tree"` // treeIdentity
+	Packages []string `json:"packages"`
+	Timeout  string   `json:"timeout"`
+}
+
+// finishedRuns returns the verdicts of the runs in dir that finished, in
+// order, after checking they tested what p names; on a dir without runs it
+// writes p there.
+func finishedRuns(dir string, p plan) ([]map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, planFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, writeJSON(filepath.Join(dir, planFile), p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var had plan
+	if err := json.Unmarshal(b, &had); err != nil {
+		return nil, fmt.Errorf("-dir %s: %s is not a flake plan (%v); give a new -dir", dir, planFile, err)
+	}
+	switch {
+	case p.Tree == "":
+		return nil, fmt.Errorf("-dir %s holds earlier runs, and this is not a git checkout, so nothing shows they tested this tree; give a new -dir", dir)
+	case had.Tree != p.Tree:
+		return nil, fmt.Errorf("-dir %s holds runs of another tree (%s, this is %s); give a new -dir", dir, had.Tree, p.Tree)
+	case strings.Join(had.Packages, " ") != strings.Join(p.Packages, " "):
+		return nil, fmt.Errorf("-dir %s holds runs of other packages (%d, these are %d); give a new -dir", dir, len(had.Packages), len(p.Packages))
+	case had.Timeout != p.Timeout:
+		return nil, fmt.Errorf("-dir %s holds runs with -timeout %s, not %s; give a new -dir", dir, had.Timeout, p.Timeout)
+	}
+	var runs []map[string]string
+	for i := 1; ; i++ {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("run%02d", i), verdictsFile))
+		if errors.Is(err, os.ErrNotExist) {
+			return runs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var v map[string]string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, fmt.Errorf("-dir %s: run %d: %v; give a new -dir", dir, i, err)
+		}
+		runs = append(runs, v)
+	}
+}
+
+// treeIdentity names the tree under test: its commit, and when files
+// differ from it, a hash of the differences and of the untracked files
+// (those under the output directory left out). "" outside a git checkout.
+func treeIdentity(outDir string) string {
+	git := func(args ...string) ([]byte, error) {
+		return exec.Command("git", args...).Output()
+	}
+	top, err := git("rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	root := strings.TrimSpace(string(top))
+	head, err := git("-C", root, "rev-parse", "HEAD")
+	if err != nil {
+		return ""
+	}
+	id := strings.TrimSpace(string(head))
+	diff, err := git("-C", root, "diff", "HEAD")
+	if err != nil {
+		return ""
+	}
+	untracked, err := git("-C", root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(diff)
+	dirty := len(diff) > 0
+	out, _ := filepath.Abs(outDir)
+	if resolved, err := filepath.EvalSymlinks(out); err == nil {
+		out = resolved
+	}
+	for _, name := range strings.Split(string(untracked), "\x00") {
+		path := filepath.Join(root, name)
+		if name == "" || path == out || strings.HasPrefix(path, out+string(filepath.Separator)) {
+			continue
+		}
+		dirty = true
+		fmt.Fprintf(h, "\x00%s\x00", name)
+		if b, err := os.ReadFile(path); err == nil {
+			h.Write(b)
+		}
+	}
+	if dirty {
+		id += "+changes " + hex.EncodeToString(h.Sum(nil))[:12]
+	}
+	return id
+}
+
+func pkgPaths(pkgs []pkg) []string {
+	out := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = p.path
+	}
+	return out
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // pkg is one package to test.
@@ -291,7 +454,7 @@ func compare(runs []map[string]string) (changed []change, alwaysFailed []string)
 			continue
 		}
 		for v := range count {
-			if v != "pass" && v != "passed" && v != "skip" && v != "skipped" && v != "pending" {
+			if !passed(v) {
 				alwaysFailed = append(alwaysFailed, name+" ("+v+")")
 			}
 		}

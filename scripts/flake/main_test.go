@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -111,5 +114,71 @@ func TestARunFindsTheFlakyTestAndSpec(t *testing.T) {
 	}
 	if !strings.Contains(out, "with a changed verdict over 2 runs") {
 		t.Errorf("no summary:\n%s", out)
+	}
+}
+
+func TestARunGivenTheDirOfAnInterruptedOneGoesOn(t *testing.T) {
+	counter := filepath.Join(t.TempDir(), "counter")
+	t.Setenv("FLAKE_FIXTURE_COUNTER", counter)
+	dir := t.TempDir()
+	flake := func(args ...string) (int, string, string) {
+		var o, e bytes.Buffer
+		code := run(append(args, "./testdata/flaky"), &o, &e)
+		return code, o.String(), e.String()
+	}
+	// Two runs finish; a third is cut off, leaving part of its output.
+	if code, o, e := flake("-n", "2", "-p", "1", "-dir", dir); code != 1 {
+		t.Fatalf("first two runs: exit %d\n%s%s", code, o, e)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "run03"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run03", "half.jsonl"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, o, e := flake("-n", "3", "-p", "1", "-dir", dir)
+	if code != 1 {
+		t.Fatalf("going on: exit %d\n%s%s", code, o, e)
+	}
+	for _, want := range []string{
+		"2 runs of this tree already finished there; going on from run 3",
+		"run 3/3:",
+		"with a changed verdict over 3 runs",
+		"TestFlaky: fail×1 pass×2",
+	} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	if strings.Contains(o, "run 1/3") || strings.Contains(o, "run 2/3") {
+		t.Errorf("finished runs ran again:\n%s", o)
+	}
+	if b, _ := os.ReadFile(counter); string(b) != "3" {
+		t.Errorf("the fixture ran %s times, want 3", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run03", "half.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted run's output was kept: %v", err)
+	}
+
+	// Runs of another tree are refused, in one line, not mixed in.
+	b, err := os.ReadFile(filepath.Join(dir, planFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Tree = "0000000000000000000000000000000000000000"
+	if err := writeJSON(filepath.Join(dir, planFile), p); err != nil {
+		t.Fatal(err)
+	}
+	code, o, e = flake("-n", "4", "-p", "1", "-dir", dir)
+	if code != 2 || !strings.Contains(e, "holds runs of another tree") || strings.Count(strings.TrimSpace(e), "\n") != 0 {
+		t.Errorf("another tree's runs: exit %d, want 2 and one line\n%s%s", code, o, e)
+	}
+	if b, _ := os.ReadFile(counter); string(b) != "3" {
+		t.Errorf("the fixture ran after the refusal: %s times", b)
 	}
 }
