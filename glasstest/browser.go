@@ -72,7 +72,8 @@ const DefaultConnectTimeout = 30 * time.Second
 // BrowserConfig says how to get a browser. The zero value launches a
 // local headless Chromium found by FindChromium.
 type BrowserConfig struct {
-	// Executable is the Chromium to launch. Default: FindChromium. With
+	// Executable is the Chromium to launch. Default: FindChromium, or
+	// FindHeadedChromium when Headed is set. With
 	// Connect it is passed to the Playwright server as executablePath,
 	// which a server honours only when started with --unsafe (as
 	// StartPlaywrightServer does); default there: the server's own browser.
@@ -116,28 +117,79 @@ func ConfigFromEnv() BrowserConfig {
 	}
 }
 
-// FindChromium looks for a Chromium to launch: $GLASS_CHROMIUM, then
-// Playwright's own browser cache, then chromium, chromium-browser,
-// google-chrome and google-chrome-stable on $PATH.
-func FindChromium() (string, error) {
+// FindChromium looks for a Chromium to launch headless: $GLASS_CHROMIUM;
+// then a headless shell: Playwright's (in its browser cache), or
+// chromium-headless-shell, chrome-headless-shell or headless_shell on
+// $PATH; then a full Chromium: Playwright's, or chromium,
+// chromium-browser, google-chrome or google-chrome-stable on $PATH.
+//
+// The headless shell is the browser Playwright itself runs headless: a
+// Chromium without a window's user interface, which opens a page for about
+// half the CPU of a full Chromium in headless mode (Debian packages it as
+// chromium-headless-shell). It cannot show a window: a headed run takes a
+// full Chromium (FindHeadedChromium).
+func FindChromium() (string, error) { return findChromium(false) }
+
+// FindHeadedChromium looks for a Chromium that can show a window, as
+// FindChromium does but passing over the headless shells. Launch uses it
+// when BrowserConfig.Headed is set.
+func FindHeadedChromium() (string, error) { return findChromium(true) }
+
+// headlessShells and fullChromiums are the names FindChromium looks for on
+// $PATH, in order.
+var (
+	headlessShells = []string{"chromium-headless-shell", "chrome-headless-shell", "headless_shell"}
+	fullChromiums  = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+)
+
+func findChromium(headed bool) (string, error) {
 	if p := os.Getenv(EnvChromium); p != "" {
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
 			return "", fmt.Errorf("glasstest: GLASS_CHROMIUM=%q is not an executable file: %w", p, ErrNoBrowser)
 		}
 		return p, nil
 	}
-	if p := playwrightCacheChromium(); p != "" {
-		return p, nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
+	if !headed {
+		if p := playwrightCache(playwrightShells); p != "" {
 			return p, nil
 		}
+		if p := onPath(headlessShells); p != "" {
+			return p, nil
+		}
+	}
+	if p := playwrightCache(playwrightChromiums); p != "" {
+		return p, nil
+	}
+	if p := onPath(fullChromiums); p != "" {
+		return p, nil
 	}
 	return "", fmt.Errorf("glasstest: %w; install one (Debian/Ubuntu: apt-get install -y chromium; or Playwright's: npx playwright install chromium) or set GLASS_CHROMIUM=/path/to/chrome", ErrNoBrowser)
 }
 
-func playwrightCacheChromium() string {
+func onPath(names []string) string {
+	for _, name := range names {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// playwrightShells and playwrightChromiums are where Playwright's browser
+// cache keeps its headless shell and its Chromium (the layouts of several
+// Playwright versions).
+var (
+	playwrightShells = []string{
+		filepath.Join("chromium_headless_shell-*", "chrome-headless-shell-linux*", "chrome-headless-shell"),
+		filepath.Join("chromium_headless_shell-*", "chrome-linux*", "headless_shell"),
+	}
+	playwrightChromiums = []string{filepath.Join("chromium-*", "chrome-linux*", "chrome")}
+)
+
+// playwrightCache returns the newest browser of Playwright's cache
+// ($PLAYWRIGHT_BROWSERS_PATH, default ~/.cache/ms-playwright) that one of
+// the patterns matches.
+func playwrightCache(patterns []string) string {
 	dir := os.Getenv("PLAYWRIGHT_BROWSERS_PATH")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -146,7 +198,11 @@ func playwrightCacheChromium() string {
 		}
 		dir = filepath.Join(home, ".cache", "ms-playwright")
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "chromium-*", "chrome-linux*", "chrome"))
+	var matches []string
+	for _, pattern := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		matches = append(matches, m...)
+	}
 	sort.Sort(sort.Reverse(sort.StringSlice(matches)))
 	for _, m := range matches {
 		if st, err := os.Stat(m); err == nil && !st.IsDir() {
@@ -219,7 +275,7 @@ func Launch(cfg BrowserConfig) (*Browser, error) {
 	exe := cfg.Executable
 	if exe == "" {
 		var err error
-		if exe, err = FindChromium(); err != nil {
+		if exe, err = findChromium(cfg.Headed); err != nil {
 			return nil, err
 		}
 	} else if st, err := os.Stat(exe); err != nil || st.IsDir() {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"syscall"
 	"time"
@@ -73,6 +74,57 @@ var _ = Describe("Boot once, isolate always", func() {
 		// Each Launch starts a Playwright driver, which on a loaded machine
 		// takes seconds; the bound is only that neither waits forever.
 		Expect(time.Since(start)).To(BeNumerically("<", 90*time.Second))
+	})
+})
+
+var _ = Describe("Which Chromium is launched", func() {
+	// fakeBrowsers puts empty executables of the given names on a PATH of
+	// their own, with an empty Playwright cache and no GLASS_CHROMIUM.
+	fakeBrowsers := func(names ...string) string {
+		dir := GinkgoT().TempDir()
+		for _, name := range names {
+			Expect(os.WriteFile(filepath.Join(dir, name), nil, 0o755)).To(Succeed())
+		}
+		GinkgoT().Setenv("PATH", dir)
+		GinkgoT().Setenv("PLAYWRIGHT_BROWSERS_PATH", GinkgoT().TempDir())
+		GinkgoT().Setenv(glasstest.EnvChromium, "")
+		return dir
+	}
+
+	It("prefers a headless shell for a headless run, and a full Chromium for a headed one", func() {
+		dir := fakeBrowsers("chromium", "chromium-headless-shell")
+		Expect(glasstest.FindChromium()).To(Equal(filepath.Join(dir, "chromium-headless-shell")))
+		Expect(glasstest.FindHeadedChromium()).To(Equal(filepath.Join(dir, "chromium")))
+	})
+
+	It("takes a full Chromium headless when there is no headless shell", func() {
+		dir := fakeBrowsers("google-chrome")
+		Expect(glasstest.FindChromium()).To(Equal(filepath.Join(dir, "google-chrome")))
+	})
+
+	It("says what to install when only a headless shell is there and the run is headed", func() {
+		fakeBrowsers("chromium-headless-shell")
+		_, err := glasstest.FindHeadedChromium()
+		Expect(err).To(MatchError(glasstest.ErrNoBrowser))
+		_, err = glasstest.Launch(glasstest.BrowserConfig{Headed: true})
+		Expect(err).To(MatchError(ContainSubstring("apt-get install -y chromium")))
+	})
+
+	It("launches what GLASS_CHROMIUM names, whichever the run", func() {
+		fakeBrowsers("chromium-headless-shell")
+		GinkgoT().Setenv(glasstest.EnvChromium, "/bin/true")
+		Expect(glasstest.FindChromium()).To(Equal("/bin/true"))
+		Expect(glasstest.FindHeadedChromium()).To(Equal("/bin/true"))
+	})
+
+	It("finds Playwright's own headless shell in its browser cache before one on PATH", func() {
+		fakeBrowsers("chromium-headless-shell")
+		cache := GinkgoT().TempDir()
+		GinkgoT().Setenv("PLAYWRIGHT_BROWSERS_PATH", cache)
+		shell := filepath.Join(cache, "chromium_headless_shell-1200", "chrome-headless-shell-linux64", "chrome-headless-shell")
+		Expect(os.MkdirAll(filepath.Dir(shell), 0o755)).To(Succeed())
+		Expect(os.WriteFile(shell, nil, 0o755)).To(Succeed())
+		Expect(glasstest.FindChromium()).To(Equal(shell))
 	})
 })
 

@@ -153,7 +153,7 @@
 //
 // # Environment
 //
-//	GLASS_CHROMIUM        the Chromium to launch (default: Playwright's cache, then $PATH)
+//	GLASS_CHROMIUM        the Chromium to launch (default: a headless shell, then a full Chromium; see FindChromium)
 //	GLASS_HEADED          1 shows the browser window
 //	GLASS_BROWSER_WS      connect to this Playwright server instead of launching
 //	GLASS_CDP_URL         attach to this DevTools endpoint instead of launching

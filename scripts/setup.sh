@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Glass needs to drive a browser, and nothing twice:
-#   - a Chromium: $GLASS_CHROMIUM, Playwright's browser cache, or one on
-#     $PATH; otherwise the OS package (apt-get install -y chromium);
+#   - a Chromium for headless runs: $GLASS_CHROMIUM, or a headless shell
+#     (Playwright's, or chromium-headless-shell on $PATH); otherwise the OS
+#     package (apt-get install -y chromium-headless-shell), which opens
+#     pages for about half the CPU of a full Chromium. Where that package
+#     does not exist, a full Chromium (Playwright's or one on $PATH; else
+#     apt-get install -y chromium) is used instead;
 #   - Node.js for the Playwright driver (the OS package when missing);
 #   - the Playwright driver, through playwright-go (glass-conformance setup).
 # Where it cannot install by itself it prints one line naming the command
@@ -34,11 +38,22 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || return 1
 }
 
-find_chromium() {
-  if [ -n "${GLASS_CHROMIUM:-}" ]; then
-    [ -x "$GLASS_CHROMIUM" ] || die "GLASS_CHROMIUM=$GLASS_CHROMIUM is not an executable file"
-    echo "$GLASS_CHROMIUM"; return 0
-  fi
+# find_shell prints the headless shell glasstest.FindChromium would take.
+find_shell() {
+  local cache="${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"
+  local c
+  for c in "$cache"/chromium_headless_shell-*/chrome-headless-shell-linux*/chrome-headless-shell \
+           "$cache"/chromium_headless_shell-*/chrome-linux*/headless_shell; do
+    [ -x "$c" ] && { echo "$c"; return 0; }
+  done
+  for c in chromium-headless-shell chrome-headless-shell headless_shell; do
+    command -v "$c" >/dev/null 2>&1 && { command -v "$c"; return 0; }
+  done
+  return 1
+}
+
+# find_full prints the full Chromium glasstest.FindChromium falls back to.
+find_full() {
   local cache="${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}"
   local c
   for c in "$cache"/chromium-*/chrome-linux*/chrome; do
@@ -50,10 +65,19 @@ find_chromium() {
   return 1
 }
 
-if ! browser=$(find_chromium); then
-  say "no Chromium found; installing Debian's chromium package"
-  apt_install chromium || die "no Chromium found and it cannot be installed here; run: sudo apt-get install -y chromium (or set GLASS_CHROMIUM=/path/to/chrome)"
-  browser=$(find_chromium) || die "chromium was installed but is not on PATH; set GLASS_CHROMIUM=/path/to/chrome"
+if [ -n "${GLASS_CHROMIUM:-}" ]; then
+  [ -x "$GLASS_CHROMIUM" ] || die "GLASS_CHROMIUM=$GLASS_CHROMIUM is not an executable file"
+elif ! find_shell >/dev/null; then
+  say "no headless shell found; installing Debian's chromium-headless-shell package"
+  if ! apt_install chromium-headless-shell || ! find_shell >/dev/null; then
+    if full=$(find_full); then
+      say "chromium-headless-shell cannot be installed here; headless runs use $full, at about twice the CPU (sudo apt-get install -y chromium-headless-shell to change that)"
+    else
+      say "no Chromium found; installing Debian's chromium package"
+      apt_install chromium || die "no Chromium found and it cannot be installed here; run: sudo apt-get install -y chromium-headless-shell (or chromium; or set GLASS_CHROMIUM=/path/to/chrome)"
+      find_full >/dev/null || die "chromium was installed but is not on PATH; set GLASS_CHROMIUM=/path/to/chrome"
+    fi
+  fi
 fi
 
 if ! command -v node >/dev/null 2>&1 && [ -z "${PLAYWRIGHT_NODEJS_PATH:-}" ]; then
