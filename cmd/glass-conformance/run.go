@@ -154,7 +154,13 @@ func setupCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "glass-conformance: %v\n", firstLine(err.Error()))
 		return exitUsage
 	}
-	exe, err := glasstest.FindChromium()
+	// The browser a run would launch: a headed run (GLASS_HEADED) passes
+	// over headless shells.
+	find := glasstest.FindChromium
+	if glasstest.ConfigFromEnv().Headed {
+		find = glasstest.FindHeadedChromium
+	}
+	exe, err := find()
 	if err != nil {
 		fmt.Fprintf(stderr, "glass-conformance: %v\n", err)
 		return exitUsage

@@ -136,6 +136,29 @@ func TestNoBrowserIsOneLineSayingWhatToInstall(t *testing.T) {
 	}
 }
 
+// TestSetupNamesTheBrowserARunWouldLaunch: setup names the headless shell
+// for a headless run and the full Chromium for a headed one (GLASS_HEADED),
+// as Launch picks them.
+func TestSetupNamesTheBrowserARunWouldLaunch(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("no node on PATH")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"chromium", "chromium-headless-shell"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + dir, "PLAYWRIGHT_NODEJS_PATH=" + node, "PLAYWRIGHT_BROWSERS_PATH=" + t.TempDir(), "GLASS_CHROMIUM="}
+	for headed, want := range map[string]string{"": "chromium-headless-shell", "1": "chromium"} {
+		r := runBinaryEnv(t, append(env, "GLASS_HEADED="+headed), "setup")
+		if line := "glass-conformance: Playwright driver ready; browser " + filepath.Join(dir, want) + "\n"; r.code != 0 || r.stdout != line {
+			t.Errorf("GLASS_HEADED=%q: exit %d, stdout %q, stderr %q; want 0 and %q", headed, r.code, r.stdout, r.stderr, line)
+		}
+	}
+}
+
 // TestNoDriverAndNoNetworkIsOneLine: a first run that cannot download the
 // driver says so in one line (docs/troubleshooting.md quotes it).
 func TestNoDriverAndNoNetworkIsOneLine(t *testing.T) {
