@@ -215,7 +215,7 @@ func crashInFlight(g *glasstest.Page) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for range tick.C {
-		n, err := g.Playwright().Evaluate("globalThis.glassFaultCalls || 0")
+		n, err := g.Evaluate("globalThis.glassFaultCalls || 0", nil)
 		if err != nil || time.Now().After(deadline) {
 			return
 		}
@@ -310,7 +310,7 @@ func checkHostChannelsFirst(p *probe) outcome {
 		if err != nil {
 			return broken(err)
 		}
-		v, err := g.Playwright().Evaluate("JSON.stringify(globalThis.glassHostSeen || null)")
+		v, err := g.Evaluate("JSON.stringify(globalThis.glassHostSeen || null)", nil)
 		if err != nil {
 			return broken(err)
 		}

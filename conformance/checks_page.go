@@ -143,7 +143,7 @@ func checkSnapshotBounded(p *probe) outcome {
 	if err != nil {
 		return broken(err)
 	}
-	v, err := pg.g.Playwright().Evaluate(limitedSnapshotScript, 2)
+	v, err := pg.g.Evaluate(limitedSnapshotScript, 2)
 	if err != nil {
 		return failf("snapshot({limit: 2}) failed: %s", firstLine(err.Error()))
 	}

@@ -89,7 +89,7 @@ func checkReady(p *probe) outcome {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		v, err := pw.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)")
+		v, err := pg.g.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)", nil)
 		if err != nil {
 			return broken(err)
 		}
@@ -102,7 +102,7 @@ func checkReady(p *probe) outcome {
 			// A runtime that does not install its global with
 			// Object.defineProperty is not watched from its install; the
 			// host's own wait still is (below).
-			if ok, _ := pw.Evaluate("document.readyState === 'complete'"); ok == true {
+			if ok, _ := pg.g.Evaluate("document.readyState === 'complete'", nil); ok == true {
 				break
 			}
 		}
@@ -122,11 +122,11 @@ func checkReady(p *probe) outcome {
 		return failf("ready() resolved before the page declared its model: the snapshot taken then lists no action, the page declares %d", declared).with(ev)
 	}
 	// Called again on the loaded page, ready() resolves at once to true.
-	v, err := pw.Evaluate(`async () => {
+	v, err := pg.g.Evaluate(`async () => {
   const p = globalThis.glassRuntime.ready();
   if (!p || typeof p.then !== "function") return "no promise";
   return String(await p);
-}`)
+}`, nil)
 	if err != nil {
 		return failf("ready() on the loaded page: %s", firstLine(err.Error()))
 	}
@@ -203,7 +203,7 @@ func checkNoThrow(p *probe) outcome {
 	if err != nil {
 		return broken(err)
 	}
-	v, err := pg.g.Playwright().Evaluate(noThrowScript, []any{plain(calls)})
+	v, err := pg.g.Evaluate(noThrowScript, []any{plain(calls)})
 	if err != nil {
 		return broken(err)
 	}
@@ -434,7 +434,7 @@ func echoes(data map[string]any, args map[string]any) bool {
 const handlerRuns = `JSON.stringify(globalThis.glassHandlerRuns && typeof globalThis.glassHandlerRuns === "object" ? globalThis.glassHandlerRuns : null)`
 
 func readRuns(pg *page) (map[string]float64, error) {
-	v, err := pg.g.Playwright().Evaluate(handlerRuns)
+	v, err := pg.g.Evaluate(handlerRuns, nil)
 	if err != nil {
 		return nil, err
 	}

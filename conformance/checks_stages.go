@@ -230,7 +230,7 @@ func checkHandoffOutcome(p *probe) outcome {
 const scrollScript = `() => JSON.stringify([window.scrollX, window.scrollY, document.scrollingElement ? document.scrollingElement.scrollTop : 0])`
 
 func (pg *page) scroll() (string, error) {
-	v, err := pg.g.Playwright().Evaluate(scrollScript)
+	v, err := pg.g.Evaluate(scrollScript, nil)
 	if err != nil {
 		return "", fmt.Errorf("read the scroll position: %w", err)
 	}
@@ -385,7 +385,7 @@ func checkChangedWindow(p *probe) outcome {
 		if err != nil {
 			return broken(err)
 		}
-		if _, err := pg.g.Playwright().Evaluate(stage6Script); err != nil {
+		if _, err := pg.g.Evaluate(stage6Script, nil); err != nil {
 			return broken(err)
 		}
 		r := pg.do(c.id, c.args)
@@ -393,7 +393,7 @@ func checkChangedWindow(p *probe) outcome {
 		if err != nil {
 			return broken(err)
 		}
-		v, err := pg.g.Playwright().Evaluate(`() => window.__glassStage6`)
+		v, err := pg.g.Evaluate(`() => window.__glassStage6`, nil)
 		if err != nil {
 			return broken(err)
 		}
@@ -533,7 +533,7 @@ func checkSettle(p *probe) outcome {
 			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.action.ID, map[bool]string{true: "the page changes by itself", false: got(r)}[r.Result.OK]))
 			continue
 		}
-		if _, err := pg.g.Playwright().Evaluate(quietScript, []int{500, 20, 5000}); err != nil {
+		if _, err := pg.g.EvaluateWithin(5*time.Second+pg.p.s.cfg.callTimeout, quietScript, []int{500, 20, 5000}); err != nil {
 			return broken(err)
 		}
 		settled, err := pg.witness(false)

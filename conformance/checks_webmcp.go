@@ -276,11 +276,7 @@ type rawTool struct {
 // callRaw calls a tool with input, unmodified, on pg; options, when
 // given, travel in the reserved $glass member.
 func (pg *page) callRaw(name string, input map[string]any) rawTool {
-	ms := float64(pg.p.s.cfg.callTimeout.Milliseconds())
-	b, _ := json.Marshal(input)
-	var plain any
-	_ = json.Unmarshal(b, &plain)
-	v, err := pg.g.Playwright().MainFrame().WebMCP().CallTool(name, plain, playwright.WebMCPCallToolOptions{Timeout: &ms})
+	v, err := pg.g.CallTool(name, input)
 	return rawTool{name: name, input: input, result: v, err: err}
 }
 

@@ -343,7 +343,7 @@ func (s *session) setup() error {
 		return &setupError{url: s.target.URL, cause: openCause(err)}
 	}
 	defer p.Close()
-	v, err := p.Playwright().Evaluate(identifyScript)
+	v, err := p.Evaluate(identifyScript, nil)
 	if err != nil {
 		return &setupError{url: s.target.URL, cause: "cannot inspect the page: " + firstLine(err.Error())}
 	}

@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	playwright "github.com/mxschmitt/playwright-go"
-
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -148,7 +146,7 @@ func (pg *page) witness(aria bool) (*witness, error) {
 		return nil, err
 	}
 	w := &witness{snap: snap}
-	v, err := pg.g.Playwright().Evaluate(domScript)
+	v, err := pg.g.Evaluate(domScript, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
@@ -159,8 +157,7 @@ func (pg *page) witness(aria bool) (*witness, error) {
 	if !aria {
 		return w, nil
 	}
-	timeout := float64(pg.p.s.cfg.callTimeout.Milliseconds())
-	tree, err := pg.g.Playwright().Locator("body").AriaSnapshot(playwright.LocatorAriaSnapshotOptions{Timeout: &timeout})
+	tree, err := pg.g.AriaSnapshot("body")
 	if err != nil {
 		return nil, fmt.Errorf("read the accessibility tree: %w", err)
 	}
@@ -182,7 +179,7 @@ func (pg *page) stableWitness(aria bool) (w *witness, dom bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	v, err := pg.g.Playwright().Evaluate(`() => document.body ? document.body.innerHTML : ""`)
+	v, err := pg.g.Evaluate(`() => document.body ? document.body.innerHTML : ""`, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("read the DOM: %w", err)
 	}

@@ -187,7 +187,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 			Timeout: playwright.Float(float64(artifactTimeout.Milliseconds())),
 		}
 		if len(secrets) > 0 {
-			if _, err := p.pw.Evaluate(markSecretsScript, plainJSON(secrets)); err != nil {
+			if _, err := p.evaluate(artifactTimeout, markSecretsScript, secrets); err != nil {
 				return fmt.Errorf("find sensitive values on the page: %w", err)
 			}
 			opts.Mask = []playwright.Locator{p.pw.Locator("[data-glass-sensitive]")}

@@ -220,7 +220,7 @@ func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 	}
 	if s.broken(hostfault.ChannelsLate) {
-		if _, err := pg.Evaluate(p.hostScript()); err != nil {
+		if _, err := p.evaluate(s.openTimeout, p.hostScript(), nil); err != nil {
 			_ = ctx.Close()
 			return nil, fmt.Errorf("glasstest: open %q: install host channel: %w", url, err)
 		}
@@ -339,48 +339,6 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	}
 }
 
-// evaluate runs script with arg in the page, bounded by timeout and by the
-// page's fate: a crash, a close or a navigation ends the wait at once.
-func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, error) {
-	return p.bounded(timeout, func() (any, error) { return p.pw.Evaluate(script, plainJSON(arg)) })
-}
-
-// bounded runs one Playwright call on its own goroutine and waits for it,
-// for timeout, or for the page to crash or close, whichever comes first.
-func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, error) {
-	type out struct {
-		v   any
-		err error
-	}
-	ch := make(chan out, 1)
-	go func() {
-		// playwright-go panics on argument types it cannot serialise; a
-		// panic on this goroutine would end the whole test binary.
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- out{nil, fmt.Errorf("playwright-go panicked: %v", r)}
-			}
-		}()
-		v, err := call()
-		ch <- out{v, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case o := <-ch:
-		if o.err != nil {
-			return nil, p.fate(o.err)
-		}
-		return o.v, nil
-	case <-p.crashed:
-		return nil, errPageCrashed
-	case <-p.closed:
-		return nil, errPageClosed
-	case <-timer.C:
-		return nil, fmt.Errorf("%w after %s", errCallTimeout, timeout)
-	}
-}
-
 // plainJSON gives an evaluation argument the shapes playwright-go can
 // serialise (map[string]any, []any): it panics on a map[string]string, for
 // one. The arguments are JSON data anyway, so a JSON round trip is exact.
@@ -396,13 +354,6 @@ func plainJSON(arg any) any {
 	return v
 }
 
-var (
-	errPageCrashed   = errors.New("the page crashed")
-	errPageClosed    = errors.New("the page was closed")
-	errPageNavigated = errors.New("the page navigated away")
-	errCallTimeout   = errors.New("no answer from the page")
-)
-
 // pageEventGrace is how long a failed evaluation waits for the page's
 // crash or close event, which Playwright may deliver after the error.
 const pageEventGrace = 300 * time.Millisecond
@@ -414,17 +365,17 @@ func (p *Page) fate(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "Execution context was destroyed"), strings.Contains(msg, "navigation"):
-		return fmt.Errorf("%w: %w", errPageNavigated, err)
+		return fmt.Errorf("%w: %w", ErrPageNavigated, err)
 	case strings.Contains(msg, "crash"):
-		return fmt.Errorf("%w: %w", errPageCrashed, err)
+		return fmt.Errorf("%w: %w", ErrPageCrashed, err)
 	}
 	grace := time.NewTimer(pageEventGrace)
 	defer grace.Stop()
 	select {
 	case <-p.crashed:
-		return fmt.Errorf("%w: %w", errPageCrashed, err)
+		return fmt.Errorf("%w: %w", ErrPageCrashed, err)
 	case <-p.closed:
-		return fmt.Errorf("%w: %w", errPageClosed, err)
+		return fmt.Errorf("%w: %w", ErrPageClosed, err)
 	case <-grace.C:
 		return err
 	}
@@ -589,18 +540,18 @@ func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *re
 	if err != nil && p.settings.broken(hostfault.FateIgnored) {
 		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
 	}
-	if err != nil && p.settings.broken(hostfault.TimeoutAsExecution) && errors.Is(err, errCallTimeout) {
+	if err != nil && p.settings.broken(hostfault.TimeoutAsExecution) && errors.Is(err, ErrCallTimeout) {
 		return harnessReceipt(id, execID, receipt.CodeExecutionFailed, "the handler did not finish")
 	}
 	if err != nil {
 		switch {
-		case errors.Is(err, errPageCrashed):
+		case errors.Is(err, ErrPageCrashed):
 			return harnessReceipt(id, execID, receipt.CodePageCrashed, "the page crashed while the call was executing")
-		case errors.Is(err, errPageClosed):
+		case errors.Is(err, ErrPageClosed):
 			return harnessReceipt(id, execID, receipt.CodePageClosed, "the page was closed while the call was executing")
-		case navigated, errors.Is(err, errPageNavigated):
+		case navigated, errors.Is(err, ErrPageNavigated):
 			return harnessReceipt(id, execID, receipt.CodePageNavigated, "the page navigated away while the call was executing")
-		case errors.Is(err, errCallTimeout):
+		case errors.Is(err, ErrCallTimeout):
 			return harnessReceipt(id, execID, receipt.CodeCallTimeout, "the page did not answer: "+err.Error())
 		}
 		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
-
-	playwright "github.com/mxschmitt/playwright-go"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -95,19 +92,6 @@ func toolFor(snap *receipt.Snapshot, id string, args map[string]any) (string, bo
 	return "", false
 }
 
-// callTool calls one WebMCP tool, bounded by timeout and by the page's
-// fate, like evaluate.
-func (p *Page) callTool(timeout time.Duration, name string, input map[string]any) (any, error) {
-	ms := float64(timeout.Milliseconds())
-	v, err := p.bounded(timeout, func() (any, error) {
-		return p.pw.MainFrame().WebMCP().CallTool(name, plainJSON(input), playwright.WebMCPCallToolOptions{Timeout: &ms})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("call WebMCP tool %q: %w", name, err)
-	}
-	return v, nil
-}
-
 // receiptText takes the receipt out of a tool result: structuredContent
 // and the JSON text of content[0] must both be there and say the same.
 func receiptText(v any) (string, error) {
@@ -158,15 +142,6 @@ func normalizeJSON(v any) any {
 		return v
 	}
 	return out
-}
-
-// Tools lists the WebMCP tools the page registered, by name.
-func (p *Page) Tools() ([]playwright.WebMCPTool, error) {
-	tools, err := p.pw.MainFrame().WebMCP().Tools()
-	if err != nil {
-		return nil, fmt.Errorf("glasstest: list WebMCP tools of %q: %w", p.url, err)
-	}
-	return tools, nil
 }
 
 // isToolMissing reports whether err says the tool is not registered.
