@@ -164,6 +164,9 @@ func (d *decoder) actionInfo(path string, raw json.RawMessage) (ActionInfo, bool
 	if raw, p, ok := o.take("steps"); ok {
 		a.Steps, _ = d.strList(p, raw, 0, idText)
 	}
+	if raw, p, ok := o.take("stepOnly"); ok {
+		a.StepOnly, _ = d.boolean(p, raw)
+	}
 	a.Extra = o.rest()
 	return a, true
 }

@@ -51,6 +51,9 @@ const (
 	CodeReceiptInvalid   Code = "RECEIPT_INVALID"
 	CodeCallTimeout      Code = "CALL_TIMEOUT"
 	CodeTransportFailed  Code = "TRANSPORT_FAILED"
+	// CodeExecutionMismatch: the answer is a receipt of another execution
+	// (its executionId is not the one the host passed for the call).
+	CodeExecutionMismatch Code = "EXECUTION_MISMATCH"
 )
 
 // Started is what a failure tells about the business operation: did the
@@ -90,6 +93,7 @@ var codeTable = map[Code]codeInfo{
 	CodeReceiptInvalid:    {PhaseTransport, StartedUnknown},
 	CodeCallTimeout:       {PhaseTransport, StartedUnknown},
 	CodeTransportFailed:   {PhaseTransport, StartedUnknown},
+	CodeExecutionMismatch: {PhaseTransport, StartedUnknown},
 }
 
 // Codes lists every code the contract defines, in table order.
@@ -99,6 +103,7 @@ var Codes = []Code{
 	CodeHandoffCancelled, CodeHandoffTimeout, CodeHandoffFailed, CodeExpectationFailed,
 	CodePageCrashed, CodePageNavigated, CodePageClosed,
 	CodeRuntimeMissing, CodeProtocolMismatch, CodeReceiptInvalid, CodeCallTimeout, CodeTransportFailed,
+	CodeExecutionMismatch,
 }
 
 func (c Code) String() string { return string(c) }

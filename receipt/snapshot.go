@@ -62,6 +62,9 @@ type ActionInfo struct {
 	Tool        string          `json:"tool,omitempty"`
 	Record      string          `json:"record,omitempty"`
 	Steps       []string        `json:"steps,omitzero"`
+	// StepOnly marks an action only a flow may run (CONTRACT.md §2.7): it
+	// is no tool of its own, and a direct call fails ACTION_UNAVAILABLE.
+	StepOnly bool `json:"stepOnly,omitempty"`
 
 	// Extra keeps descriptor fields this model does not know (a page's own
 	// metadata about an action), so they survive a round trip.
