@@ -118,3 +118,40 @@ func printable(s string) string {
 	}
 	return s
 }
+
+// String renders r as GomegaString does, so that printing a receipt
+// (fmt.Println, GinkgoWriter.Println) shows what it says, not pointers.
+func (r *Receipt) String() string { return r.GomegaString() }
+
+// GomegaString renders s compactly for failure messages: the page, its
+// revision, how many records and actions it lists, and the action ids.
+func (s *Snapshot) GomegaString() string {
+	if s == nil {
+		return "<nil snapshot>"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "snapshot of %s", printable(s.Page.Title))
+	if s.Page.ID != "" {
+		fmt.Fprintf(&b, " (%s)", printable(s.Page.ID))
+	}
+	fmt.Fprintf(&b, " at revision %d: %d records", s.Revision, s.Records.Total)
+	ids := make([]string, 0, len(s.Actions.Items))
+	for _, a := range s.Actions.Items {
+		id := a.ID
+		if !a.Available {
+			id += "(unavailable)"
+		}
+		ids = append(ids, id)
+	}
+	fmt.Fprintf(&b, ", %d actions %s", len(s.Actions.Items)+s.Actions.Omitted, list(ids, s.Actions.Omitted))
+	if len(s.State) > 0 {
+		fmt.Fprintf(&b, ", %d state views", len(s.State))
+	}
+	if len(s.Feedback) > 0 {
+		fmt.Fprintf(&b, ", %d feedback", len(s.Feedback))
+	}
+	return b.String()
+}
+
+// String renders s as GomegaString does.
+func (s *Snapshot) String() string { return s.GomegaString() }

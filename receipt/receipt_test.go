@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -383,5 +384,26 @@ func TestDecodeListsTenProblemsAndCountsTheRest(t *testing.T) {
 	}
 	if !strings.HasSuffix(err.Error(), "; and 38 more") || strings.Count(err.Error(), "$.result.steps[") != 10 {
 		t.Errorf("message = %s", err)
+	}
+}
+
+func TestPrintingAReceiptOrSnapshotShowsWhatItSays(t *testing.T) {
+	r := decode(t, read(t, "testdata/runtime/remove-t9-approved.receipt.json"))
+	got := fmt.Sprint(r)
+	want := `receipt "remove@t9" ok; expect "The task is no longer in the list"; changed records{removed [t9] total 12→11} actions{removed [remove@t9]} feedback{+1 -0}`
+	if got != want {
+		t.Errorf("fmt.Sprint(receipt) =\n%s\nwant\n%s", got, want)
+	}
+	s, err := receipt.DecodeSnapshot(read(t, "testdata/runtime/todo.snapshot.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = fmt.Sprint(s)
+	if !strings.HasPrefix(got, `snapshot of Todo (todo) at revision 0: 12 records, `) || !strings.Contains(got, "remove@t9") {
+		t.Errorf("fmt.Sprint(snapshot) = %s", got)
+	}
+	var nilSnap *receipt.Snapshot
+	if fmt.Sprint(nilSnap) != "<nil snapshot>" {
+		t.Errorf("a nil snapshot prints %q", fmt.Sprint(nilSnap))
 	}
 }
