@@ -386,6 +386,20 @@ func Shared() (*Browser, error) {
 	return b, nil
 }
 
+// warm opens and closes one blank page, which starts the browser's first
+// renderer process.
+func (b *Browser) warm() error {
+	ctx, err := b.browser.NewContext()
+	if err != nil {
+		return fmt.Errorf("glasstest: warm up: %w", err)
+	}
+	defer ctx.Close()
+	if _, err := ctx.NewPage(); err != nil {
+		return fmt.Errorf("glasstest: warm up: %w", err)
+	}
+	return nil
+}
+
 // Stop closes the shared browser, if one was started. Call it from
 // AfterSuite; a later Shared gets a new one.
 func Stop() error {

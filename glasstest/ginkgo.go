@@ -39,6 +39,26 @@ func Open(url string, opts ...Option) *Page {
 	return p
 }
 
+// WarmUp starts the process's shared browser (Shared) and opens and closes
+// one page in it, so that no spec pays for starting Chromium and its first
+// renderer; it fails the suite's set-up when the browser cannot start. One
+// line in the suite file:
+//
+//	var _ = BeforeSuite(glasstest.WarmUp)
+//
+// Under ginkgo -p every process has its own browser: call it in the
+// all-processes function of a SynchronizedBeforeSuite instead.
+func WarmUp() {
+	GinkgoHelper()
+	b, err := Shared()
+	if err != nil {
+		Fail(err.Error())
+	}
+	if err := b.warm(); err != nil {
+		Fail(err.Error())
+	}
+}
+
 // Serve serves h on a loopback port the OS picks and returns its base URL
 // (no trailing slash). The server stops when the spec ends.
 func Serve(h http.Handler) string {

@@ -23,6 +23,7 @@ func TestTutorial(t *testing.T) {
 var appURL string
 
 var _ = BeforeSuite(func() {
+	glasstest.WarmUp() // Chromium starts here, not in the first spec
 	srv := httptest.NewServer(app.Handler())
 	DeferCleanup(srv.Close)
 	appURL = srv.URL

@@ -14,6 +14,9 @@ func TestOrders(t *testing.T) {
 	RunSpecs(t, "Orders acceptance suite")
 }
 
+// Chromium starts before the first spec, so no spec's time includes it.
+var _ = BeforeSuite(glasstest.WarmUp)
+
 var _ = AfterSuite(func() {
 	Expect(glasstest.Stop()).To(Succeed())
 })

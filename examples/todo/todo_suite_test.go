@@ -14,6 +14,9 @@ func TestTodo(t *testing.T) {
 	RunSpecs(t, "Todo acceptance suite")
 }
 
+// Chromium starts before the first spec, so no spec's time includes it.
+var _ = BeforeSuite(glasstest.WarmUp)
+
 var _ = AfterSuite(func() {
 	Expect(glasstest.Stop()).To(Succeed())
 })
