@@ -386,7 +386,7 @@ func checkFlowStepFailed(p *probe) outcome {
 
 // resume resumes handle on pg and records the receipt in the run.
 func (pg *page) resume(handle string, flow receipt.ActionInfo, opts ...glasstest.Option) *receipt.Receipt {
-	r := pg.g.Resume(handle, opts...)
+	r := pg.runtimeAnswer(pg.g.Resume(handle, opts...))
 	pg.p.s.record(seen{receipt: r, action: flow, declared: flow.ID != "", transport: pg.p.transport, what: "resume " + handle})
 	return r
 }

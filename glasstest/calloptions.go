@@ -4,7 +4,10 @@ package glasstest
 // execute and resume (or, over WebMCP, in the reserved `$glass` input
 // property): the call's execution id and what the settings ask for.
 func callOptions(execID string, s settings) map[string]any {
-	options := map[string]any{"executionId": execID}
+	options := map[string]any{}
+	if !s.noExecutionID {
+		options["executionId"] = execID
+	}
 	if s.expectedRevision != nil {
 		options["expectedRevision"] = *s.expectedRevision
 	}

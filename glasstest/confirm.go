@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
@@ -72,29 +73,20 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 			call = c
 		}
 	}
-	secrets := map[string]string{}
-	for k, v := range p.settings.secrets {
-		secrets[k] = v
-	}
-	if call != nil {
-		for k, v := range call.settings.secrets {
-			secrets[k] = v
-		}
-	} else {
-		// A forged request may carry any call's secret; mask them all.
-		for _, c := range p.pending {
-			for k, v := range c.settings.secrets {
-				secrets[k] = v
-			}
-		}
-	}
+	secrets := p.secretsFor(call)
+	full := len(p.confirmations) >= maxHostRecords
 	p.mu.Unlock()
 
-	clear := req.Args
-	req.Args = maskArgs(req.Args, secrets)
-	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw, SensitiveMasked: !reflect.DeepEqual(clear, req.Args)}
+	var hid bool
+	req, hid = maskConfirmRequest(req, secrets)
+	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw, SensitiveMasked: hid}
 	var ans confirmAnswer
 	switch {
+	case full:
+		// A page that floods the host is denied once the record is full:
+		// nothing the page sends may grow the host's memory without bound.
+		ans.Reason = fmt.Sprintf("the host records at most %d confirmation requests of a page", maxHostRecords)
+		return ans
 	case raw:
 		ans.Reason = rawBindingReason
 	case call == nil:
@@ -121,6 +113,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 		ans.Reason = "denied by the user"
 	}
 	rec.Approved, rec.Ticket, rec.Reason = ans.Approved, ans.Ticket, ans.Reason
+	rec.Request = boundConfirmRequest(rec.Request)
 	p.mu.Lock()
 	p.confirmations = append(p.confirmations, rec)
 	if ans.Ticket != "" {
@@ -156,45 +149,101 @@ func askFunc(fn func(ConfirmRequest) bool, req ConfirmRequest) (ok bool, err err
 	return fn(req), nil
 }
 
-// maskArgs replaces, at any depth, every string equal to a registered
-// sensitive value. The runtime masks too; the host does it again so that a
-// runtime that forgets cannot leak a secret into a spec's function, the
-// record or the evidence.
-func maskArgs(args map[string]any, secrets map[string]string) map[string]any {
-	if len(secrets) == 0 || args == nil {
-		return args
+// maskConfirmRequest writes masked wherever a registered sensitive value
+// appears in the request — its description, step, action and every key
+// and string of its arguments, inside longer strings too — so that a
+// runtime that forgets to mask cannot leak a secret into a spec's
+// function, the record or the evidence. hid reports whether it had to.
+func maskConfirmRequest(req ConfirmRequest, secrets map[string]string) (ConfirmRequest, bool) {
+	m := newMasker(secrets)
+	if m == nil {
+		return req, false
 	}
-	values := map[string]bool{}
-	for _, v := range secrets {
-		if v != "" {
-			values[v] = true
-		}
+	req.ExecutionID = m.text(req.ExecutionID)
+	req.Action = m.text(req.Action)
+	req.Description = m.text(req.Description)
+	req.Step = m.text(req.Step)
+	if req.Args != nil {
+		req.Args, _ = m.value(req.Args).(map[string]any)
 	}
-	out, _ := maskValue(args, values).(map[string]any)
-	return out
+	return req, m.hid
 }
 
-func maskValue(v any, secrets map[string]bool) any {
+// masker replaces sensitive values in the texts of one request.
+type masker struct {
+	values []string
+	hid    bool
+}
+
+func newMasker(secrets map[string]string) *masker {
+	m := &masker{}
+	for _, v := range secrets {
+		if v != "" {
+			m.values = append(m.values, v)
+		}
+	}
+	if len(m.values) == 0 {
+		return nil
+	}
+	// Longest first, so that a value holding another is masked whole.
+	slices.SortFunc(m.values, func(a, b string) int { return len(b) - len(a) })
+	return m
+}
+
+func (m *masker) text(s string) string {
+	for _, v := range m.values {
+		if strings.Contains(s, v) {
+			s = strings.ReplaceAll(s, v, masked)
+			m.hid = true
+		}
+	}
+	return s
+}
+
+func (m *masker) value(v any) any {
 	switch x := v.(type) {
 	case string:
-		if secrets[x] {
-			return masked
-		}
-		return x
+		return m.text(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = maskValue(e, secrets)
+			out[m.text(k)] = m.value(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = maskValue(e, secrets)
+			out[i] = m.value(e)
 		}
 		return out
 	}
 	return v
+}
+
+// maxHostRecords bounds how many confirmation requests, and how many
+// hand-off requests, the host records for one page; maxRecordedArgs
+// bounds, in bytes of JSON, the arguments a record keeps.
+const (
+	maxHostRecords  = 512
+	maxRecordedArgs = 16 << 10
+)
+
+// boundConfirmRequest keeps what the host records of a request small: the
+// page chooses its texts and arguments, and may send megabytes.
+func boundConfirmRequest(req ConfirmRequest) ConfirmRequest {
+	req.ExecutionID = clip(req.ExecutionID, 80)
+	req.Action = clip(req.Action, maxPageText)
+	req.Step = clip(req.Step, maxPageText)
+	req.Description = clip(req.Description, maxPageText)
+	req.Args = boundArgs(req.Args)
+	return req
+}
+
+func boundArgs(args map[string]any) map[string]any {
+	if b, err := json.Marshal(args); err == nil && len(b) > maxRecordedArgs {
+		return map[string]any{"[omitted]": fmt.Sprintf("arguments of %d bytes", len(b))}
+	}
+	return args
 }
 
 // VerifyConfirmations checks the confirmations a receipt reports against
@@ -208,13 +257,18 @@ func maskValue(v any, secrets map[string]bool) any {
 //   - a confirmation the host answered for this execution that the receipt
 //     does not report, or reports as the opposite answer.
 //
-// A harness receipt (transport or browser_effect) reports no
-// confirmations; it is checked like any other.
+// The execution is the one the host issued for the call that returned r
+// (or for a copy of such a receipt, the issued execution r names), never
+// merely the id the receipt claims: a receipt of an execution this page
+// never issued is an error. A ticket is good for one execution, one action
+// and one claim. A harness receipt (transport or browser_effect) reports
+// no confirmations; it is checked like any other.
 func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 	if r == nil {
 		return errors.New("glasstest: verify confirmations: nil receipt")
 	}
 	p.mu.Lock()
+	exec, known := p.issuedExecution(r)
 	records := append([]ConfirmationRecord(nil), p.confirmations...)
 	tickets := make(map[string]int, len(p.tickets))
 	for k, v := range p.tickets {
@@ -222,10 +276,13 @@ func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 	}
 	p.mu.Unlock()
 
+	if !known {
+		return fmt.Errorf("glasstest: verify confirmations: the receipt is of execution %q, which this page never issued", clip(r.ExecutionID, 80))
+	}
 	var errs []error
 	seen := map[string]bool{}
 	for i, c := range r.Confirmations {
-		where := fmt.Sprintf("receipt %s: confirmations[%d] (%s)", r.ExecutionID, i, c.Action)
+		where := fmt.Sprintf("receipt %s: confirmations[%d] (%s)", exec, i, c.Action)
 		if !c.Approved {
 			continue
 		}
@@ -246,27 +303,27 @@ func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 		rec := records[idx]
 		// A flow's step reports the step's action; the request named the
 		// flow and the step.
-		if rec.Request.ExecutionID != r.ExecutionID || (rec.Request.Action != c.Action && rec.Request.Step != c.Action) {
+		if rec.Request.ExecutionID != exec || (rec.Request.Action != c.Action && rec.Request.Step != c.Action) {
 			errs = append(errs, fmt.Errorf("%s: ticket %q was issued for %s of execution %s", where, c.Ticket, rec.Request.Action, rec.Request.ExecutionID))
 		}
 	}
 	// Every solicited answer for this execution must be reported as given.
 	var approved, denied int
 	for _, rec := range records {
-		if !rec.Solicited || rec.Request.ExecutionID != r.ExecutionID {
+		if !rec.Solicited || rec.Request.ExecutionID != exec {
 			continue
 		}
 		if rec.Approved {
 			approved++
 			if !seen[rec.Ticket] {
-				errs = append(errs, fmt.Errorf("receipt %s: the host approved %s (ticket %q) but the receipt does not report it", r.ExecutionID, rec.Request.Action, rec.Ticket))
+				errs = append(errs, fmt.Errorf("receipt %s: the host approved %s (ticket %q) but the receipt does not report it", exec, rec.Request.Action, rec.Ticket))
 			}
 		} else {
 			denied++
 		}
 	}
 	if reported := countDenied(r); reported < denied {
-		errs = append(errs, fmt.Errorf("receipt %s: the host denied %d confirmation(s) but the receipt reports %d denial(s)", r.ExecutionID, denied, reported))
+		errs = append(errs, fmt.Errorf("receipt %s: the host denied %d confirmation(s) but the receipt reports %d denial(s)", exec, denied, reported))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("glasstest: confirmations do not match the host's record: %w", err)
@@ -282,4 +339,38 @@ func countDenied(r *receipt.Receipt) int {
 		}
 	}
 	return n
+}
+
+// issuedExecution is the execution the host issued for the call that
+// returned r, or, for a receipt that is not one Do or Resume returned (a
+// spec's copy), the issued execution it names. Called with p.mu held.
+func (p *Page) issuedExecution(r *receipt.Receipt) (string, bool) {
+	if c, ok := p.calls[r]; ok {
+		return c.execID, true
+	}
+	for _, c := range p.calls {
+		if c.execID == r.ExecutionID {
+			return c.execID, true
+		}
+	}
+	return "", false
+}
+
+// secretsFor lists the sensitive values a request for call may carry: the
+// page's and the call's, or, for a request that names no call of the
+// host, every call's in flight. Called with p.mu held.
+func (p *Page) secretsFor(call *pendingCall) map[string]string {
+	secrets := maps.Clone(p.settings.secrets)
+	if secrets == nil {
+		secrets = map[string]string{}
+	}
+	if call != nil {
+		maps.Copy(secrets, call.settings.secrets)
+		return secrets
+	}
+	// A forged request may carry any call's secret; mask them all.
+	for _, c := range p.pending {
+		maps.Copy(secrets, c.settings.secrets)
+	}
+	return secrets
 }

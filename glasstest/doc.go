@@ -22,6 +22,8 @@
 //		RunSpecs(t, "Todo")
 //	}
 //
+//	var _ = BeforeSuite(glasstest.WarmUp)
+//
 //	var _ = AfterSuite(func() {
 //		Expect(glasstest.Stop()).To(Succeed())
 //	})
@@ -64,7 +66,8 @@
 // # Boot once, isolate always
 //
 // Playwright and Chromium start once per test process, on the first Open
-// (Shared); AfterSuite's Stop ends them. Under ginkgo -p every process has
+// (Shared) or earlier, in BeforeSuite, with WarmUp, so that no spec pays for
+// it; AfterSuite's Stop ends them. Under ginkgo -p every process has
 // its own. Each Open gets a fresh browser context, closed by DeferCleanup
 // when the spec ends. When Glass launches Chromium, the flags of DefaultArgs
 // (quiet on a closed network, WebMCP on; --no-sandbox as root) are always
@@ -103,9 +106,13 @@
 // # Driving
 //
 // Page.Do calls one declared action and returns its receipt; Snapshot and
-// Actions read the page model. Do folds a row call (id "remove" with
-// {"record": "t9"} calls "remove@t9"), adds the available actions to an
-// ACTION_NOT_FOUND receipt that lacks them, guards the call with
+// Actions read the page model. Every call gets an execution id the harness
+// issues; an answer that carries another (a replayed or foreign receipt)
+// is refused as EXECUTION_MISMATCH at phase transport. Do folds a row call
+// (id "remove" with {"record": "t9"} calls "remove@t9"), adds the available
+// actions to an ACTION_NOT_FOUND receipt that lacks them (Page.Answer gives
+// the runtime's own receipt, before the host judged or completed it),
+// guards the call with
 // ExpectedRevision, and bounds it with Timeout (DefaultTimeout, ten
 // seconds, unless said otherwise). Options given to Open apply to every
 // call of the page; options given to Do override them for that call.
@@ -121,17 +128,22 @@
 // another action, or that comes through the raw binding instead of
 // glassHost, is recorded as unsolicited and denied; an approval carries a
 // ticket only the host issues, and Page.VerifyConfirmations checks a
-// receipt's confirmations against the host's record, so a runtime that
-// approves its own call is caught.
+// receipt's confirmations against the host's record of the execution it
+// issued for the call, so a runtime that approves its own call, or replays
+// another call's approval, is caught. Requests are masked (every
+// registered sensitive value, wherever it appears) before a ConfirmWith or
+// HandoffWith function or the record sees them, and the record is bounded
+// in count and size.
 //
 // # Faults
 //
 // Do never hangs and never panics. What goes wrong between the harness and
 // the page comes back as a receipt that says where: RUNTIME_MISSING,
 // PROTOCOL_MISMATCH, RECEIPT_INVALID (not JSON, not a receipt, over
-// MaxReceiptBytes, nested beyond MaxReceiptDepth), CALL_TIMEOUT and
-// TRANSPORT_FAILED (the runtime global was replaced after load) at phase
-// transport; PAGE_CRASHED, PAGE_NAVIGATED and PAGE_CLOSED at phase
+// MaxReceiptBytes in bytes, nested beyond MaxReceiptDepth), CALL_TIMEOUT
+// (a same-document URL change is no navigation away), TRANSPORT_FAILED
+// (the runtime global was replaced after load) and EXECUTION_MISMATCH at
+// phase transport; PAGE_CRASHED, PAGE_NAVIGATED and PAGE_CLOSED at phase
 // browser_effect; a runtime that throws or rejects as EXECUTION_FAILED at
 // phase dispatch. The fault pages of package fixtures/faults show each.
 //

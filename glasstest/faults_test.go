@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -41,6 +42,9 @@ type fault struct {
 // the harness's own classification of a page's fate (pageEventGrace) and
 // goroutine scheduling.
 const callSlack = 2 * time.Second
+
+// failedWith is what a page reported as its spec's failure (OnFail).
+var failedWith atomic.Value
 
 // waitInFlight waits until the fault runtime has entered execute.
 func waitInFlight(p *glasstest.Page) {
@@ -203,6 +207,99 @@ var faultKinds = map[string]fault{
 			Expect(err).To(MatchError(ContainSubstring("wait for the page runtime")))
 			Expect(err).To(MatchError(ContainSubstring(`boom \x1b[2J`)))
 			Expect(hostile.Controls(err.Error())).To(BeEmpty(), "the error shows the page's text escaped")
+		},
+	},
+	"a member of the runtime spins": {
+		page: "spinning-member.html", timeout: 2 * time.Second,
+		code: receipt.CodeCallTimeout, phase: receipt.PhaseTransport,
+		message: "the page did not answer: no answer from the page after 2s",
+		then: func(p *glasstest.Page, _ *receipt.Receipt) {
+			// The page's thread still spins: a snapshot ends within its
+			// bound too, and closing the page does not hang (the spec's
+			// own close below).
+			start := time.Now()
+			_, err := p.EvaluateWithin(time.Second, "1", nil)
+			Expect(err).To(MatchError(glasstest.ErrCallTimeout))
+			Expect(time.Since(start)).To(BeNumerically("<", time.Second+callSlack))
+		},
+	},
+	"the runtime replays an approved receipt": {
+		page: "replays-receipt.html", action: "wipe",
+		before: func(p *glasstest.Page) {
+			first := p.Do("wipe", nil, glasstest.Approve())
+			Expect(first.Result.OK).To(BeTrue(), "%s", first.GomegaString())
+			Expect(p.VerifyConfirmations(first)).To(Succeed())
+		},
+		code: receipt.CodeExecutionMismatch, phase: receipt.PhaseTransport,
+		message: "the runtime answered with the receipt of execution",
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			first := p.Receipts()[0]
+			Expect(r.ExecutionID).NotTo(Equal(first.ExecutionID), "the host's receipt is of the call it made")
+			answer, ok := p.Answer(r)
+			Expect(ok).To(BeTrue())
+			Expect(answer.ExecutionID).To(Equal(first.ExecutionID), "the runtime's own answer is kept apart")
+			err := p.VerifyConfirmations(r)
+			Expect(err).To(MatchError(ContainSubstring("the host denied 1 confirmation(s) but the receipt reports 0 denial(s)")))
+			err = p.VerifyConfirmations(answer)
+			Expect(err).To(MatchError(ContainSubstring("was issued for wipe of execution " + first.ExecutionID)))
+		},
+	},
+	"the runtime answers with a made-up execution id after a panicking ConfirmWith": {
+		page: "forged-id-panic.html", action: "wipe",
+		opts: []glasstest.Option{glasstest.ConfirmWith(func(glasstest.ConfirmRequest) bool { panic("boom") })},
+		before: func(p *glasstest.Page) {
+			glasstest.OnFail(p, func(err error) { failedWith.Store(err.Error()) })
+		},
+		code: receipt.CodeExecutionMismatch, phase: receipt.PhaseTransport,
+		message: `the runtime answered with the receipt of execution "act_madeup"`,
+		then: func(*glasstest.Page, *receipt.Receipt) {
+			// The panic is found by the execution the host issued, not by
+			// the id the receipt made up.
+			Expect(failedWith.Load()).To(Equal(`glasstest: the ConfirmWith function panicked on "wipe": boom`))
+		},
+	},
+	"the page watches JSON.stringify to learn the host's nonce": {
+		page: "steals-nonce.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, _ *receipt.Receipt) {
+			Expect(p.Evaluate("globalThis.glassFaultNonce", nil)).To(BeEmpty(), "the page learned the nonce")
+			asked := p.Confirmations()
+			Expect(asked).To(HaveLen(2))
+			Expect(asked[0].Solicited).To(BeTrue())
+			Expect(asked[1].Raw).To(BeTrue(), "the forged call is recognised as the raw binding's")
+			Expect(asked[1].Approved).To(BeFalse())
+			Expect(p.Evaluate("globalThis.glassFaultForged.approved", nil)).To(BeFalse())
+		},
+	},
+	"the runtime changes the URL in place and never answers": {
+		page: "changes-url.html", timeout: time.Second,
+		code: receipt.CodeCallTimeout, phase: receipt.PhaseTransport,
+		message: "the page did not answer: no answer from the page after 1s",
+	},
+	"the receipt is short in characters and huge in bytes": {
+		page: "wide-receipt.html", code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		message: "over the 4194304-byte bound (MaxReceiptBytes)",
+	},
+	"the page replaces the built-ins that bound its texts": {
+		page: "replaced-builtins.html", timeout: 30 * time.Second,
+		code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "the runtime threw synchronously: xxxx",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			Expect(len(r.Result.Error.Message)).To(BeNumerically("<=", 1100), "the message is bounded in bytes")
+		},
+	},
+	"the runtime floods the host with confirmation requests": {
+		page: "floods-confirmations.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		timeout: 60 * time.Second,
+		code:    receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, _ *receipt.Receipt) {
+			asked := p.Confirmations()
+			Expect(len(asked)).To(BeNumerically("<=", 512), "the record is bounded")
+			for _, c := range asked {
+				b, err := json.Marshal(c.Request.Args)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(len(b)).To(BeNumerically("<=", 16<<10), "a record's arguments are bounded")
+			}
 		},
 	},
 	"the page text carries markup and terminal escapes": {

@@ -103,10 +103,18 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	}
 	p.mu.Lock()
 	call := p.pending[req.ExecutionID]
+	full := len(p.handoffs) >= maxHostRecords
+	secrets := p.secretsFor(call)
 	p.mu.Unlock()
+	// The handler and the record see the request masked, like a
+	// confirmation request: a runtime that forgets to mask a sensitive
+	// value cannot leak it into the spec's handler or the evidence.
+	req, _ = maskHandoffRequest(req, secrets)
 	rec := HandoffRecord{Request: req, Solicited: call != nil}
 	var ans handoffAnswer
 	switch {
+	case full:
+		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the host records at most %d hand-off requests of a page", maxHostRecords)}
 	case call == nil:
 		ans = handoffAnswer{Status: HandoffFailed, Reason: "no call of the host is waiting for this hand-off"}
 	case call.settings.handoff == nil:
@@ -115,6 +123,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 		ans = p.runHandoff(call.settings.handoff, req)
 	}
 	rec.Outcome, rec.Reason = ans.Status, ans.Reason
+	rec.Request = boundHandoffRequest(rec.Request)
 	p.mu.Lock()
 	p.handoffs = append(p.handoffs, rec)
 	p.mu.Unlock()
@@ -160,4 +169,30 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 		ans.Reason = "the user could not complete the step"
 	}
 	return ans
+}
+
+// maskHandoffRequest is maskConfirmRequest for a hand-off request.
+func maskHandoffRequest(req HandoffRequest, secrets map[string]string) (HandoffRequest, bool) {
+	m := newMasker(secrets)
+	if m == nil {
+		return req, false
+	}
+	req.ExecutionID = m.text(req.ExecutionID)
+	req.Action = m.text(req.Action)
+	req.Description = m.text(req.Description)
+	req.Instructions = m.text(req.Instructions)
+	if req.Args != nil {
+		req.Args, _ = m.value(req.Args).(map[string]any)
+	}
+	return req, m.hid
+}
+
+// boundHandoffRequest is boundConfirmRequest for a hand-off request.
+func boundHandoffRequest(req HandoffRequest) HandoffRequest {
+	req.ExecutionID = clip(req.ExecutionID, 80)
+	req.Action = clip(req.Action, maxPageText)
+	req.Description = clip(req.Description, maxPageText)
+	req.Instructions = clip(req.Instructions, maxPageText)
+	req.Args = boundArgs(req.Args)
+	return req
 }

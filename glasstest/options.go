@@ -37,6 +37,7 @@ type settings struct {
 	handoff          func(*Handoff) HandoffOutcome
 	handoffTimeout   time.Duration
 	retry            string
+	noExecutionID    bool
 	// faults are host guarantees broken on purpose (internal/hostfault).
 	faults []hostfault.Fault
 }
@@ -136,6 +137,14 @@ type policy struct {
 	kind policyKind
 	fn   func(ConfirmRequest) bool
 }
+
+// WithoutExecutionID makes the call pass the runtime no executionId, so
+// that the runtime assigns its own (CONTRACT.md §2.10): the conformance
+// suite's probe of envelope.execution-id. Without an id of its own to
+// bind them to, the host denies every confirmation and hand-off the call
+// asks for, and cannot refuse a receipt of another execution. Default: the
+// harness issues an id for every call.
+func WithoutExecutionID() Option { return func(s *settings) { s.noExecutionID = true } }
 
 // Approve answers every confirmation with yes.
 func Approve() Option { return func(s *settings) { s.policy = policy{kind: policyApprove} } }

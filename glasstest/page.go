@@ -27,14 +27,24 @@ const hostBinding = "__glassHostCall"
 // swap the channel for its own; an answer also carries a ticket that only
 // the host can issue. Every message carries a per-page nonce kept in this
 // closure, so a page script that calls the raw binding instead of
-// glassHost is recognised (and never approved). runtimeReplaced pins the
-// runtime global the first time the harness looks at it and afterwards
-// tells whether a page script has swapped it.
+// glassHost is recognised (and never approved). The nonce never passes
+// through anything a page script can replace or observe: the message is
+// spelt out around the request's JSON with the JSON.stringify this script
+// captured before any page script ran, so an Object.prototype.toJSON or a
+// wrapped JSON.stringify sees the request, never the nonce.
+// runtimeReplaced pins the runtime global the first time the harness looks
+// at it and afterwards tells whether a page script has swapped it.
 const hostScript = `(() => {
   const call = globalThis.` + hostBinding + `;
   if (typeof call !== "function" || globalThis.glassHost) return;
-  const nonce = %q;
-  const send = (type, request) => call(JSON.stringify({ type, request, nonce })).then((s) => JSON.parse(s));
+  const stringify = JSON.stringify, parse = JSON.parse;
+  const head = %q;
+  const send = (type, request) => {
+    let body;
+    try { body = stringify(request); } catch (_) { body = undefined; }
+    if (typeof body !== "string") body = "null";
+    return call(head + type + '","request":' + body + "}").then((s) => parse(s));
+  };
   const host = { protocol: "glass.page/v1" };
   if (%s) host.confirm = (request) => send("confirm", request);
   host.handoff = (request) => send("handoff", request);
@@ -145,8 +155,16 @@ type Page struct {
 	traceStopped bool
 	secretValues map[string]bool
 
-	mu            sync.Mutex
-	pending       map[string]*pendingCall
+	mu      sync.Mutex
+	pending map[string]*pendingCall
+	// calls maps every receipt Do and Resume returned, and the runtime's
+	// own answer behind it, to the call the host issued.
+	calls map[*receipt.Receipt]issuedCall
+	// navRequested is set by a navigation request of the main frame and
+	// turned into a navigation when the frame commits it: a same-document
+	// URL change (pushState, a new fragment) makes no request and is no
+	// navigation away.
+	navRequested  bool
 	confirmations []ConfirmationRecord
 	receipts      []*receipt.Receipt
 	snapshots     []*receipt.Snapshot
@@ -184,6 +202,7 @@ func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		crashed:  make(chan struct{}),
 		closed:   make(chan struct{}),
 		pending:  map[string]*pendingCall{},
+		calls:    map[*receipt.Receipt]issuedCall{},
 		tickets:  map[string]int{},
 		panics:   map[string]error{},
 		nonce:    newID("n_"),
@@ -207,12 +226,23 @@ func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
 	p.pw = pg
 	pg.OnCrash(func(playwright.Page) { p.once.crash.Do(func() { close(p.crashed) }) })
 	pg.OnClose(func(playwright.Page) { p.once.close.Do(func() { close(p.closed) }) })
-	pg.OnFrameNavigated(func(f playwright.Frame) {
-		if f.ParentFrame() == nil {
+	pg.OnRequest(func(r playwright.Request) {
+		if r.IsNavigationRequest() && r.Frame() == pg.MainFrame() {
 			p.mu.Lock()
-			p.navigations++
+			p.navRequested = true
 			p.mu.Unlock()
 		}
+	})
+	pg.OnFrameNavigated(func(f playwright.Frame) {
+		if f.ParentFrame() != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.navRequested {
+			p.navigations++
+			p.navRequested = false
+		}
+		p.mu.Unlock()
 	})
 	timeout := float64(s.openTimeout.Milliseconds())
 	if _, err := pg.Goto(url, playwright.PageGotoOptions{Timeout: &timeout}); err != nil {
@@ -253,7 +283,9 @@ func (p *Page) hostScript() string {
 	if p.settings.policy.kind == policyNoChannel {
 		withConfirm = "false"
 	}
-	return fmt.Sprintf(hostScript, p.nonce, withConfirm)
+	// The nonce is letters, digits and "_": it needs no escaping in JSON.
+	head := `{"nonce":"` + p.nonce + `","type":"`
+	return fmt.Sprintf(hostScript, head, withConfirm)
 }
 
 // Close closes the page's browser context. Closing twice does nothing.
@@ -381,92 +413,6 @@ func (p *Page) fate(err error) error {
 	}
 }
 
-// Do calls the declared action id with args as an agent would and returns
-// the decoded receipt. It never panics, and fails the spec only when the
-// spec's own ConfirmWith function panicked: harness failures (no runtime, a
-// crash, a time-out, a receipt that is not JSON) come back as receipts with
-// phase transport or browser_effect.
-//
-// args is nil (no arguments), a value marshalled to JSON, or JSON text
-// (string, []byte or json.RawMessage) passed to the runtime unchanged, so
-// that malformed input can be tested. A call of a folded row action — id
-// "remove" with args {"record": "t9"} — is mapped to the declared action
-// "remove@t9" with the remaining arguments.
-func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
-	s := p.settings.with(opts)
-	p.noteSecrets(s.secrets)
-	r := p.do(id, args, s)
-	p.mu.Lock()
-	p.receipts = append(p.receipts, r)
-	panicked := p.panics[r.ExecutionID]
-	delete(p.panics, r.ExecutionID)
-	p.mu.Unlock()
-	if panicked != nil {
-		p.fail(panicked)
-	}
-	return r
-}
-
-func (p *Page) do(id string, args any, s settings) *receipt.Receipt {
-	argsJSON, err := encodeArgs(args)
-	if err != nil {
-		return harnessReceipt(id, "", receipt.CodeTransportFailed, err.Error())
-	}
-	id, argsJSON = p.fold(id, argsJSON, s)
-	execID := newID("act_")
-	p.mu.Lock()
-	p.pending[execID] = &pendingCall{id: execID, action: id, settings: s}
-	navBefore := p.navigations
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.pending, execID)
-		p.mu.Unlock()
-	}()
-	options := callOptions(execID, s)
-	var r *receipt.Receipt
-	if s.transport == TransportWebMCP {
-		r = p.doWebMCP(id, argsJSON, execID, options, s, navBefore)
-	} else {
-		v, err := p.evaluate(s.timeout, bridgeScript, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
-		r = p.toReceipt(id, execID, v, err, navBefore)
-	}
-	if r.Code() == receipt.CodeActionNotFound && len(r.Result.Error.Available) == 0 {
-		if snap, err := p.trySnapshot(s.timeout); err == nil {
-			r.Result.Error.Available = availableIDs(snap)
-		}
-	}
-	return r
-}
-
-func availableIDs(s *receipt.Snapshot) []string {
-	var ids []string
-	for _, a := range s.Actions.Items {
-		if a.Available {
-			ids = append(ids, a.ID)
-		}
-	}
-	return ids
-}
-
-func encodeArgs(args any) (string, error) {
-	switch a := args.(type) {
-	case nil:
-		return "{}", nil
-	case string:
-		return a, nil
-	case []byte:
-		return string(a), nil
-	case json.RawMessage:
-		return string(a), nil
-	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		return "", fmt.Errorf("glasstest: encode arguments: %w", err)
-	}
-	return string(b), nil
-}
-
 // fold maps a folded row call (tool + "record") to the declared action.
 func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	if strings.Contains(id, "@") || !strings.Contains(argsJSON, `"record"`) {
@@ -530,13 +476,48 @@ func asMarker(v any) (marker, bool) {
 	case float64:
 		size = int(n)
 	}
-	return marker{Glass: str("$glass"), Got: str("got"), Message: str("message"), Size: size}, str("$glass") != ""
+	// The page bounds these texts with built-ins it can replace: bound
+	// them again here.
+	return marker{Glass: clip(str("$glass"), 40), Got: clip(str("got"), 80), Message: clip(str("message"), maxPageText), Size: size}, str("$glass") != ""
 }
 
-func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *receipt.Receipt {
+// navigationCount is how many documents the page has navigated to since
+// it was opened.
+func (p *Page) navigationCount() int {
 	p.mu.Lock()
-	navigated := p.navigations != navBefore
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	return p.navigations
+}
+
+// toReceipt turns what the bridge returned into a receipt: the runtime's
+// own (byRuntime), or one the harness writes for a failure it saw.
+func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) (r *receipt.Receipt, byRuntime bool) {
+	if r := p.classify(id, execID, v, err, navBefore); r != nil {
+		return r, false
+	}
+	return p.decodeAnswer(id, execID, v.(string))
+}
+
+// decodeAnswer decodes the JSON text of the runtime's answer.
+func (p *Page) decodeAnswer(id, execID, text string) (*receipt.Receipt, bool) {
+	if len(text) > MaxReceiptBytes {
+		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", len(text), MaxReceiptBytes)), false
+	}
+	r, err := decodeReceipt([]byte(text))
+	if err != nil {
+		code := receipt.CodeReceiptInvalid
+		if errors.Is(err, errReceiptProtocol) {
+			code = receipt.CodeProtocolMismatch
+		}
+		return harnessReceipt(id, execID, code, clip(err.Error(), maxPageText)), false
+	}
+	return r, true
+}
+
+// classify returns the harness's receipt for a call that gave no receipt
+// of the runtime's, or nil when v is the runtime's answer.
+func (p *Page) classify(id, execID string, v any, err error, navBefore int) *receipt.Receipt {
+	navigated := p.navigationCount() != navBefore
 	if err != nil && p.settings.broken(hostfault.FateIgnored) {
 		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
 	}
@@ -577,19 +558,10 @@ func (p *Page) toReceipt(id, execID string, v any, err error, navBefore int) *re
 			return harnessReceipt(id, execID, code, markerMessage(m))
 		}
 	}
-	text, ok := v.(string)
-	if !ok {
+	if _, ok := v.(string); !ok {
 		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the bridge returned %T, want JSON text", v))
 	}
-	r, err := decodeReceipt([]byte(text))
-	if err != nil {
-		code := receipt.CodeReceiptInvalid
-		if errors.Is(err, errReceiptProtocol) {
-			code = receipt.CodeProtocolMismatch
-		}
-		return harnessReceipt(id, execID, code, err.Error())
-	}
-	return r
+	return nil
 }
 
 func firstLine(s string) string {
@@ -644,6 +616,9 @@ func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %s", p.url, markerMessage(m))
 	}
 	text, _ := v.(string)
+	if len(text) > MaxReceiptBytes {
+		return nil, fmt.Errorf("glasstest: snapshot %q: the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", p.url, len(text), MaxReceiptBytes)
+	}
 	if err := checkDepth([]byte(text)); err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}

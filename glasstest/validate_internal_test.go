@@ -63,17 +63,29 @@ func TestDecodeReceiptUsesTheSchemaSeam(t *testing.T) {
 	}
 }
 
-func TestMaskArgsAtAnyDepth(t *testing.T) {
-	got := maskArgs(map[string]any{
-		"user": "ada", "pw": "s3cret",
-		"nested": map[string]any{"again": "s3cret", "list": []any{"s3cret", "public", 3.0}},
-	}, map[string]string{"pw": "s3cret", "empty": ""})
-	want := `map[nested:map[again:[sensitive] list:[[sensitive] public 3]] pw:[sensitive] user:ada]`
-	if s := fmtValue(got); s != want {
-		t.Errorf("maskArgs = %s, want %s", s, want)
+func TestConfirmRequestsAreMaskedEverywhereTheValueAppears(t *testing.T) {
+	req := ConfirmRequest{
+		ExecutionID: "act_1", Action: "pay", Step: "pay-with-s3cret",
+		Description: "Pay with card s3cret now",
+		Args: map[string]any{
+			"user": "ada", "pw": "s3cret", "note": "my pin is s3cret!",
+			"s3cret-key": "value",
+			"nested":     map[string]any{"again": "s3cret", "list": []any{"xs3cretx", "public", 3.0}},
+		},
 	}
-	if maskArgs(nil, map[string]string{"pw": "x"}) != nil {
-		t.Error("maskArgs(nil) is not nil")
+	got, hid := maskConfirmRequest(req, map[string]string{"pw": "s3cret", "empty": ""})
+	if !hid {
+		t.Error("hid = false, want true")
+	}
+	want := `map[[sensitive]-key:value nested:map[again:[sensitive] list:[x[sensitive]x public 3]] note:my pin is [sensitive]! pw:[sensitive] user:ada]`
+	if s := fmtValue(got.Args); s != want {
+		t.Errorf("args = %s, want %s", s, want)
+	}
+	if got.Description != "Pay with card [sensitive] now" || got.Step != "pay-with-[sensitive]" {
+		t.Errorf("description %q, step %q: the value is not masked", got.Description, got.Step)
+	}
+	if _, hid := maskConfirmRequest(ConfirmRequest{Action: "a"}, map[string]string{"pw": "x"}); hid {
+		t.Error("a request without the value: hid = true")
 	}
 }
 

@@ -23,10 +23,10 @@ const GlassInputMember = "$glass"
 // action the tool its snapshot names. The receipt comes back in the tool
 // result, as structuredContent and as JSON text in content[0].text; the
 // two must agree.
-func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s settings, navBefore int) *receipt.Receipt {
+func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s settings, navBefore int) (*receipt.Receipt, bool) {
 	snap, err := p.trySnapshot(s.timeout)
 	if err != nil {
-		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "map the action to a WebMCP tool: "+firstLine(err.Error()))
+		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "map the action to a WebMCP tool: "+firstLine(err.Error())), false
 	}
 	// The harness answers for the page only where a WebMCP client would
 	// stop before calling a tool; it then reports the revision it saw.
@@ -43,29 +43,29 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		if err != nil {
 			msg = "arguments are not valid JSON: " + firstLine(err.Error())
 		}
-		return before(receipt.CodeInvalidArgs, msg)
+		return before(receipt.CodeInvalidArgs, msg), false
 	}
 	name, ok := toolFor(snap, id, args)
 	if !ok {
 		r := before(receipt.CodeActionNotFound, fmt.Sprintf("no declared action %q", id))
 		r.Result.Error.Available = availableIDs(snap)
-		return r
+		return r, false
 	}
 	args[GlassInputMember] = options
 	v, err := p.callTool(s.timeout, name, args)
 	if err != nil {
 		if isToolMissing(err) {
-			return harnessReceipt(id, execID, receipt.CodeTransportFailed, fmt.Sprintf("the page declares %q but registered no WebMCP tool %q", id, name))
+			return harnessReceipt(id, execID, receipt.CodeTransportFailed, fmt.Sprintf("the page declares %q but registered no WebMCP tool %q", id, name)), false
 		}
-		r := p.toReceipt(id, execID, nil, err, navBefore)
+		r, _ := p.toReceipt(id, execID, nil, err, navBefore)
 		if r.Code() == receipt.CodeTransportFailed {
-			r.Result.Error.Message = firstLine(err.Error())
+			r.Result.Error.Message = clip(firstLine(err.Error()), maxPageText)
 		}
-		return r
+		return r, false
 	}
 	text, err := receiptText(v)
 	if err != nil {
-		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, "the WebMCP tool result: "+err.Error())
+		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, "the WebMCP tool result: "+clip(err.Error(), maxPageText)), false
 	}
 	return p.toReceipt(id, execID, text, nil, navBefore)
 }

@@ -1,0 +1,246 @@
+package glasstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// A call is where the harness plays the agent runtime: it issues the
+// execution id, reaches the runtime over a transport, and judges the
+// answer as a host must before a spec sees it. The runtime's own answer is
+// kept apart (Answer) so that the conformance suite judges the runtime,
+// not what the host made of it.
+
+// Do calls the declared action id with args as an agent would and returns
+// the decoded receipt. It never panics, and fails the spec only when the
+// spec's own ConfirmWith function panicked: harness failures (no runtime, a
+// crash, a time-out, a receipt that is not JSON) come back as receipts with
+// phase transport or browser_effect.
+//
+// The harness gives every call a fresh execution id and passes it to the
+// runtime; an answer that carries another execution id (a replayed or
+// foreign receipt) is refused as EXECUTION_MISMATCH at phase transport.
+// When the runtime's ACTION_NOT_FOUND lists no available actions, the
+// harness adds them from a snapshot, as CONTRACT.md §2.2 lets a host do.
+//
+// args is nil (no arguments), a value marshalled to JSON, or JSON text
+// (string, []byte or json.RawMessage) passed to the runtime unchanged, so
+// that malformed input can be tested. A call of a folded row action — id
+// "remove" with args {"record": "t9"} — is mapped to the declared action
+// "remove@t9" with the remaining arguments.
+func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
+	s := p.settings.with(opts)
+	p.noteSecrets(s.secrets)
+	return p.finish(p.do(id, args, s))
+}
+
+// Resume continues a compound action (a flow) from the step that failed,
+// through the runtime's resume(handle, options). handle is the result's
+// resume field of a STEP_FAILED receipt; earlier steps are never replayed.
+// The runtime asks again for confirmation of the remaining steps, and
+// needs the call's sensitive values again (pass Sensitive options): it
+// does not keep them between calls.
+//
+// Like Do, it never fails the spec but for a panicking ConfirmWith
+// function: an unknown or used handle comes back as ACTION_NOT_FOUND,
+// harness failures as transport receipts, and an answer of another
+// execution as EXECUTION_MISMATCH.
+func (p *Page) Resume(handle string, opts ...Option) *receipt.Receipt {
+	s := p.settings.with(opts)
+	p.noteSecrets(s.secrets)
+	return p.finish(p.resume(handle, s))
+}
+
+// Answer returns the runtime's own receipt for a receipt this page's Do or
+// Resume returned, before the host judged or completed it: the receipt of
+// another execution that Do refused as EXECUTION_MISMATCH, or an
+// ACTION_NOT_FOUND without the available actions the host added. ok is
+// false when the runtime gave no receipt (a harness failure: no runtime, a
+// time-out, an answer that is not a receipt) or r did not come from this
+// page.
+func (p *Page) Answer(r *receipt.Receipt) (answer *receipt.Receipt, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, found := p.calls[r]
+	if !found || c.answer == nil {
+		return nil, false
+	}
+	return c.answer, true
+}
+
+// issuedCall is what the host knows of one call it made: the execution id
+// it issued and the runtime's own answer, if there was one.
+type issuedCall struct {
+	execID string
+	answer *receipt.Receipt
+}
+
+// callResult is one call's outcome before it is recorded.
+type callResult struct {
+	r *receipt.Receipt
+	issuedCall
+}
+
+// finish records a call's receipt and reports a panic of the spec's
+// ConfirmWith function during it, keyed on the execution the host issued
+// (not on the id the receipt claims).
+func (p *Page) finish(c callResult) *receipt.Receipt {
+	p.mu.Lock()
+	p.receipts = append(p.receipts, c.r)
+	p.calls[c.r] = c.issuedCall
+	if c.answer != nil {
+		p.calls[c.answer] = c.issuedCall
+	}
+	panicked := p.panics[c.execID]
+	delete(p.panics, c.execID)
+	p.mu.Unlock()
+	if panicked != nil {
+		p.fail(panicked)
+	}
+	return c.r
+}
+
+func (p *Page) do(id string, args any, s settings) callResult {
+	execID := newID("act_")
+	argsJSON, err := encodeArgs(args)
+	if err != nil {
+		return callResult{r: harnessReceipt(id, execID, receipt.CodeTransportFailed, err.Error()), issuedCall: issuedCall{execID: execID}}
+	}
+	id, argsJSON = p.fold(id, argsJSON, s)
+	end := p.begin(execID, id, s)
+	defer end()
+	options := callOptions(execID, s)
+	var (
+		r         *receipt.Receipt
+		byRuntime bool
+	)
+	navBefore := p.navigationCount()
+	if s.transport == TransportWebMCP {
+		r, byRuntime = p.doWebMCP(id, argsJSON, execID, options, s, navBefore)
+	} else {
+		v, err := p.evaluate(s.timeout, bridgeScript, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
+		r, byRuntime = p.toReceipt(id, execID, v, err, navBefore)
+	}
+	return p.judge(id, execID, r, byRuntime, s)
+}
+
+func (p *Page) resume(handle string, s settings) callResult {
+	flow := p.flowOf(handle)
+	execID := newID("act_")
+	// The runtime asks confirmations of a resumed flow under the flow's id;
+	// a handle the harness never saw binds to no action, so any
+	// confirmation it asks for is refused as unsolicited.
+	end := p.begin(execID, flow, s)
+	defer end()
+	name := flow
+	if name == "" {
+		name = handle
+	}
+	navBefore := p.navigationCount()
+	v, err := p.evaluate(s.timeout, bridgeScript, []any{"resume", handle, "", callOptions(execID, s), MaxReceiptBytes})
+	r, byRuntime := p.toReceipt(name, execID, v, err, navBefore)
+	return p.judge(name, execID, r, byRuntime, s)
+}
+
+// begin puts the call in flight: from now until end, the host answers
+// confirmations and hand-offs that name execID.
+func (p *Page) begin(execID, action string, s settings) (end func()) {
+	p.mu.Lock()
+	p.pending[execID] = &pendingCall{id: execID, action: action, settings: s}
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		delete(p.pending, execID)
+		p.mu.Unlock()
+	}
+}
+
+// judge is what the host makes of the runtime's answer r (byRuntime) or of
+// its own failure receipt: a receipt of another execution is refused; an
+// ACTION_NOT_FOUND without the available actions gets them from a
+// snapshot. The runtime's answer itself is kept unchanged.
+func (p *Page) judge(id, execID string, r *receipt.Receipt, byRuntime bool, s settings) callResult {
+	c := callResult{r: r, issuedCall: issuedCall{execID: execID}}
+	if !byRuntime {
+		return c
+	}
+	c.answer = r
+	if !s.noExecutionID && r.ExecutionID != execID {
+		c.r = harnessReceipt(id, execID, receipt.CodeExecutionMismatch, fmt.Sprintf(
+			"the runtime answered with the receipt of execution %q, not of this call's execution %q",
+			clip(r.ExecutionID, 80), execID))
+		return c
+	}
+	if r.Code() == receipt.CodeActionNotFound && len(r.Result.Error.Available) == 0 {
+		if snap, err := p.trySnapshot(s.timeout); err == nil {
+			filled := *r
+			e := *r.Result.Error
+			e.Available = availableIDs(snap)
+			filled.Result.Error = &e
+			c.r = &filled
+		}
+	}
+	return c
+}
+
+// flowOf finds the flow a resume handle belongs to among the receipts of
+// this page.
+func (p *Page) flowOf(handle string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := len(p.receipts) - 1; i >= 0; i-- {
+		if r := p.receipts[i]; r.Result.Resume == handle && handle != "" {
+			return r.Result.Action.ID
+		}
+	}
+	return ""
+}
+
+func availableIDs(s *receipt.Snapshot) []string {
+	var ids []string
+	for _, a := range s.Actions.Items {
+		if a.Available && !a.StepOnly {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
+func encodeArgs(args any) (string, error) {
+	switch a := args.(type) {
+	case nil:
+		return "{}", nil
+	case string:
+		return a, nil
+	case []byte:
+		return string(a), nil
+	case json.RawMessage:
+		return string(a), nil
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", fmt.Errorf("glasstest: encode arguments: %w", err)
+	}
+	return string(b), nil
+}
+
+// maxPageText bounds, in bytes, any text of the page the harness repeats
+// in a message of its own (a thrown message, a protocol name, an execution
+// id). The page bounds it too, but with built-ins it can replace.
+const maxPageText = 1000
+
+// clip keeps at most n bytes of s, cut at a character boundary, with "…"
+// when it cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
