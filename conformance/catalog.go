@@ -358,7 +358,7 @@ var Catalog = []Rule{
 		ID:    "verify.expect-only-when-verified",
 		Phase: receipt.PhaseVerification,
 		Party: Runtime,
-		Must:  "A receipt MUST NOT carry result.expect unless the action declares an expectation and the runtime observed it true during this call.",
+		Must:  "A receipt MUST NOT carry result.expect unless the action declares an expectation — which its snapshot descriptor shows with expect — and the runtime observed it true during this call.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Expectation\"",
 		Needs: "a page whose action can be called successfully",
 	},
