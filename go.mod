@@ -27,6 +27,7 @@ require (
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
 
 tool github.com/onsi/ginkgo/v2/ginkgo
