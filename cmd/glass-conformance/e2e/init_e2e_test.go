@@ -17,7 +17,7 @@ import (
 )
 
 // unsetURLMessage is how a generated suite fails without GLASS_URL
-// (UnsetURLMessage of package main).
+// (initgen.UnsetURLMessage; the e2e test reads it as a user does).
 const unsetURLMessage = "set GLASS_URL to the address of the page under test"
 
 // repoRoot is the root of this module (the test runs in
