@@ -140,3 +140,22 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 		t.Errorf("the hover-only delete has no pending spec:\n%s", actions)
 	}
 }
+
+// TestInitSaysWhenTheModuleCannotBeCompleted: a go mod tidy that fails is
+// one line and exit 2, with the files written and what to do next. (A
+// binary that cannot name its checkout is e2e's TestTrimpathBinary: it
+// rebuilds everything.)
+func TestInitSaysWhenTheModuleCannotBeCompleted(t *testing.T) {
+	url := todosApp(t)
+
+	dir := filepath.Join(t.TempDir(), "suite")
+	r := runBinaryEnv(t, []string{"GOFLAGS=-no-such-flag"}, "init", "--url", url, "--dir", dir)
+	want := "glass-conformance: init: the suite is written, but go mod tidy: go: parsing $GOFLAGS: unknown flag -no-such-flag; run go mod tidy in " + dir + " once that is fixed\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("a failing go mod tidy: exit %d, stderr %q\nwant 2 and %q", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, initgen.ActionsFile)); err != nil {
+		t.Errorf("the specs are not left in place: %v", err)
+	}
+
+}

@@ -276,3 +276,26 @@ func TestPublishedInstall(t *testing.T) {
 		t.Fatalf("the generated suite does not build: %v\n%s", err, out)
 	}
 }
+
+// TestTrimpathBinary: a glass-conformance built with -trimpath cannot name
+// the checkout it was built from, so init writes a go.mod without a
+// replace and says so in one line, exit 2: the suite cannot build until
+// someone adds one.
+func TestTrimpathBinary(t *testing.T) {
+	gobin := t.TempDir()
+	env := append(unpublished(t, gobin), "GOFLAGS=-trimpath")
+	if out, err := shell(t, repoRoot(t), env, "go install ./cmd/glass-conformance"); err != nil {
+		t.Fatalf("go install -trimpath: %v\n%s", err, out)
+	}
+	work := t.TempDir()
+	dir := filepath.Join(work, "glass-acceptance")
+	out, err := shell(t, work, env, "glass-conformance init --url "+todosApp(t)+" 2>&1 >/dev/null")
+	want := "glass-conformance: init: this glass-conformance was built with -trimpath, so the checkout it was built from is unknown; the go.mod requires github.com/glassworks/glass v0.0.0, which is not published: add a replace directive naming your clone of Glass, then run go mod tidy in glass-acceptance\n"
+	if err == nil || out != want {
+		t.Errorf("a -trimpath binary: %v, stderr %q\nwant exit 2 and %q", err, out, want)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil || strings.Contains(string(gomod), "replace") || !strings.Contains(string(gomod), "github.com/glassworks/glass v0.0.0") {
+		t.Errorf("the go.mod of a -trimpath binary (%v):\n%s", err, gomod)
+	}
+}
