@@ -1,6 +1,7 @@
-# The two commands of the README:
-#   make demo   glass-conformance against the embedded Todo example
-#   make test   every test, after the same set-up
+# The commands of the README:
+#   make demo     glass-conformance against the embedded Todo example
+#   make test     every test, after the same set-up
+#   make install  glass-conformance from this checkout, on PATH
 # Both install what is missing first (scripts/setup.sh) and nothing twice.
 
 GO ?= go
@@ -11,7 +12,7 @@ GOTEST_FLAGS ?=
 TEST_TIMEOUT ?= 30m
 FUZZTIME ?= 3s
 
-.PHONY: setup test demo vet fmt-check unit fuzz bench flake
+.PHONY: setup test demo vet fmt-check unit fuzz bench flake install
 
 setup:
 	@scripts/setup.sh
@@ -26,6 +27,19 @@ test: setup vet fmt-check
 	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
 	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -run '^TestMutationMatrix$$' -v ./conformance
 	$(GO) test $(GOTEST_FLAGS) -run '^TestFaultKinds$$' -v ./glasstest
+
+# install is the from-source install, for where Glass is not on the module
+# proxy: go install of this checkout into GOBIN (else GOPATH/bin), saying
+# where the binary went and, when that directory is not on PATH, how to
+# add it. It builds without -trimpath, so that glass-conformance init can
+# name this checkout in the replace directive of the go.mod it writes.
+install:
+	$(GO) install ./cmd/glass-conformance
+	@bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; \
+	echo "installed $$bin/glass-conformance"; \
+	case ":$$PATH:" in *":$$bin:"*) ;; \
+	*) echo "$$bin is not on your PATH; add it, for example with this line in your shell's profile:"; \
+	   echo "  export PATH=\"$$bin:\$$PATH\"";; esac
 
 vet:
 	$(GO) vet ./...

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -17,7 +18,7 @@ import (
 )
 
 // unsetURLMessage is how a generated suite fails without GLASS_URL
-// (UnsetURLMessage of package main).
+// (initgen.UnsetURLMessage; the e2e test reads it as a user does).
 const unsetURLMessage = "set GLASS_URL to the address of the page under test"
 
 // repoRoot is the root of this module (the test runs in
@@ -34,11 +35,13 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// goCmd runs the go command in dir with extra environment, and returns its
-// combined output.
+// goCmd runs the go command in dir with extra environment, bounded by
+// commandTimeout, and returns its combined output.
 func goCmd(t *testing.T, dir string, env []string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command("go", args...)
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
@@ -83,7 +86,9 @@ func TestInitWritesASuiteThatPasses(t *testing.T) {
 	adopterModule(t, module)
 	suite := filepath.Join(module, "acceptance")
 
-	cmd := exec.Command(installed, "init", "--url", url, "--dir", suite)
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, installed, "init", "--url", url, "--dir", suite)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -138,12 +143,12 @@ func TestInitWritesASuiteThatPasses(t *testing.T) {
 	}
 
 	// A second init does not overwrite the suite; --force does.
-	again := exec.Command(installed, "init", "--url", url, "--dir", suite)
+	again := exec.CommandContext(ctx, installed, "init", "--url", url, "--dir", suite)
 	out2, err := again.CombinedOutput()
 	if code := again.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out2), "exists; pass --force to overwrite it") {
 		t.Errorf("second init: exit %d (%v), output %q", code, err, out2)
 	}
-	forced := exec.Command(installed, "init", "--url", url, "--dir", suite, "--force", "--package", "other")
+	forced := exec.CommandContext(ctx, installed, "init", "--url", url, "--dir", suite, "--force", "--package", "other")
 	if out, err := forced.CombinedOutput(); err != nil {
 		t.Errorf("init --force: %v\n%s", err, out)
 	}

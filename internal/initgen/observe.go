@@ -1,0 +1,163 @@
+package initgen
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/args"
+	"github.com/glassworks/glass/receipt"
+)
+
+// ExpectTimeout is the expectation deadline of the generated suite and of
+// init's own calls: ten seconds instead of the contract's two, because CI
+// machines are busy.
+const ExpectTimeout = 10 * time.Second
+
+// Observe opens url, reads its snapshot and calls every planned action
+// once, each on a fresh page, the way the generated spec will: a dangerous
+// action approved, a hand-off cancelled, row actions (remove@t1,
+// remove@t2, …) once, on a record the snapshot shows. progress gets a
+// line per call.
+func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error) {
+	page, err := glasstest.OpenPage(b, url, glasstest.Trace(false))
+	if err != nil {
+		return nil, err
+	}
+	snap, err := page.TrySnapshot()
+	_ = page.Close()
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{URL: url, Title: snap.Page.Title, Declared: len(snap.Actions.Items), Omitted: snap.Actions.Omitted,
+		Records: max(snap.Records.Total, len(snap.Records.Items))}
+	if snap.Actions.Omitted > 0 {
+		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
+	}
+	for _, sp := range plan.plan(snap) {
+		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableText(sp.Action.ID))
+		got, err := callOnce(b, url, sp)
+		if err != nil {
+			return nil, err
+		}
+		sp.Got = got
+		plan.Specs = append(plan.Specs, sp)
+	}
+	return plan, nil
+}
+
+// rowTool returns the name shared by the row actions of a's group, or ""
+// when a is not a row action: the tool the snapshot names, else the part
+// of the id before "@".
+func rowTool(a receipt.ActionInfo) string {
+	if a.Tool != "" && a.Record != "" {
+		return a.Tool
+	}
+	if i := strings.IndexByte(a.ID, '@'); i > 0 {
+		return a.ID[:i]
+	}
+	return ""
+}
+
+// plan chooses the calls: every action, row actions once per group.
+func (p *Plan) plan(snap *receipt.Snapshot) []Spec {
+	stepOf := map[string]string{}
+	for _, a := range snap.Actions.Items {
+		for _, s := range a.Steps {
+			if _, seen := stepOf[s]; !seen {
+				stepOf[s] = a.ID
+			}
+		}
+	}
+	records := map[string]bool{}
+	for _, r := range snap.Records.Items {
+		records[r.ID] = true
+	}
+	rowCount := map[string]int{}
+	for _, a := range snap.Actions.Items {
+		if k := rowTool(a); k != "" {
+			rowCount[k]++
+		}
+	}
+	// A row group is called on a record the snapshot shows, where the
+	// action is available if it is anywhere.
+	chosen := map[string]string{}
+	for _, a := range snap.Actions.Items {
+		k := rowTool(a)
+		if k == "" {
+			continue
+		}
+		rec := a.Record
+		if rec == "" {
+			rec = a.ID[strings.IndexByte(a.ID, '@')+1:]
+		}
+		if _, done := chosen[k]; !done && records[rec] && a.Available {
+			chosen[k] = a.ID
+		}
+	}
+	var specs []Spec
+	for _, a := range snap.Actions.Items {
+		k := rowTool(a)
+		if k != "" {
+			c, ok := chosen[k]
+			if ok && c != a.ID {
+				continue
+			}
+			if !ok {
+				chosen[k] = a.ID // none available on a listed record: the first one
+			}
+		}
+		sp := Spec{Action: a, StepOf: stepOf[a.ID], ManifestKey: a.ID,
+			Dangerous: a.Confirm || a.Risk == receipt.RiskDangerous}
+		if k != "" {
+			sp.RowGroup = rowCount[k]
+			// The manifest matches a row action by the tool the snapshot
+			// names (conformance.Manifest's args); without one, only the
+			// id matches.
+			if a.Tool != "" {
+				sp.ManifestKey = a.Tool
+			}
+		}
+		sp.Args, sp.ArgsErr = buildArgs(a)
+		specs = append(specs, sp)
+	}
+	return specs
+}
+
+// buildArgs returns arguments a's params accept, or why there are none.
+func buildArgs(a receipt.ActionInfo) (map[string]any, string) {
+	s, err := args.Parse(a.Params)
+	if err == nil {
+		var m map[string]any
+		if m, err = s.Object(); err == nil {
+			return m, ""
+		}
+	}
+	return nil, strings.TrimPrefix(err.Error(), "args: ")
+}
+
+// callOnce makes the spec's call on a fresh page, with the options the
+// generated spec uses.
+func callOnce(b *glasstest.Browser, url string, sp Spec) (*receipt.Receipt, error) {
+	opts := []glasstest.Option{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
+	if sp.Dangerous {
+		opts = append(opts, glasstest.Approve())
+	}
+	if sp.Action.Kind == receipt.KindHandoff {
+		opts = append(opts, glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome {
+			return glasstest.HandoffCancelled
+		}))
+	}
+	page, err := glasstest.OpenPage(b, url, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer page.Close()
+	var a any
+	if len(sp.Args) > 0 {
+		a = sp.Args
+	}
+	return page.Do(sp.Action.ID, a), nil
+}
