@@ -232,7 +232,7 @@ func TestAFailedApprovedCallIsPendingNotGreen(t *testing.T) {
 	suite := string(files.Suite)
 	for _, want := range []string{
 		"//\tGLASS_URL='http://127.0.0.1:8471/?demo' go tool ginkgo",
-		"_, err := glasstest.Shared()",
+		"glasstest.WarmUp()",
 		`"set GLASS_URL to the address of the page under test, for example GLASS_URL='http://127.0.0.1:8471/?demo'"`,
 	} {
 		if !strings.Contains(suite, want) {
