@@ -203,7 +203,9 @@ func publishAt(t *testing.T, version string) string {
 		t.Fatal(err)
 	}
 	var zip bytes.Buffer
-	if err := modzip.CreateFromDir(&zip, module.Version{Path: "github.com/glassworks/glass", Version: version}, repoRoot(t)); err != nil {
+	// The committed tree, as a release is made: the working directory may
+	// hold what no release carries (node_modules, artifacts of failed specs).
+	if err := modzip.CreateFromVCS(&zip, module.Version{Path: "github.com/glassworks/glass", Version: version}, repoRoot(t), "HEAD", ""); err != nil {
 		t.Fatalf("zip the module: %v", err)
 	}
 	gomod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
@@ -224,22 +226,35 @@ func publishAt(t *testing.T, version string) string {
 }
 
 // TestPublishedInstall is README's published install path: this checkout
-// served as Glass v0.9.0 by a file-based module proxy ahead of the real
-// one, README's go install …@latest run as written, then init in a fresh
-// directory: the go.mod requires v0.9.0 with no replace, and the suite
-// builds from the proxy's Glass.
+// served as a release of Glass by a file-based module proxy ahead of the
+// real one, README's go install …@latest run as written, then init in a
+// fresh directory: the go.mod requires that release with no replace, and
+// the suite builds from the proxy's Glass.
 func TestPublishedInstall(t *testing.T) {
 	published, _, _ := readmeBlocks(t)
-	const version = "v0.9.0"
+	// A version no other run uses, so that a copy of Glass an earlier run
+	// left in the machine's module cache cannot stand in for this one; it
+	// is removed from the cache at the end. Glass's dependencies come from
+	// the machine's module cache (its download cache is laid out as a
+	// module proxy), so they compile from the build cache, not afresh.
+	version := fmt.Sprintf("v0.9.0-publishtest.%d", time.Now().UnixNano())
+	modcache := goEnv(t, "GOMODCACHE")
+	t.Cleanup(func() {
+		for _, p := range []string{
+			filepath.Join(modcache, "github.com", "glassworks", "glass@"+version),
+			filepath.Join(modcache, "cache", "download", "github.com", "glassworks", "glass", "@v", version+".info"),
+			filepath.Join(modcache, "cache", "download", "github.com", "glassworks", "glass", "@v", version+".mod"),
+			filepath.Join(modcache, "cache", "download", "github.com", "glassworks", "glass", "@v", version+".zip"),
+			filepath.Join(modcache, "cache", "download", "github.com", "glassworks", "glass", "@v", version+".ziphash"),
+			filepath.Join(modcache, "cache", "download", "github.com", "glassworks", "glass", "@v", version+".lock"),
+		} {
+			_ = os.RemoveAll(p)
+		}
+	})
 	gobin := t.TempDir()
-	// A module cache of its own, so that this checkout as v0.9.0 does not
-	// stay in the machine's (it would shadow a later run's); Glass's
-	// dependencies come from the machine's download cache, which is laid
-	// out as a module proxy, then from the real proxy.
 	env := []string{
-		"GOPROXY=" + publishAt(t, version) + ",file://" + filepath.ToSlash(filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download")) + "," + goEnv(t, "GOPROXY"),
+		"GOPROXY=" + publishAt(t, version) + ",file://" + filepath.ToSlash(filepath.Join(modcache, "cache", "download")) + "," + goEnv(t, "GOPROXY"),
 		"GONOSUMDB=github.com/glassworks/*",
-		"GOMODCACHE=" + t.TempDir(),
 		"GOFLAGS=-modcacherw",
 		"GOBIN=" + gobin,
 		"PATH=" + gobin + string(os.PathListSeparator) + os.Getenv("PATH"),
