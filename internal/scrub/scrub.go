@@ -57,6 +57,12 @@
 // steps even so counts as a match up to where it got: the most a text
 // built against the matcher can do is be masked more.
 //
+// A Set is built once (New) and used from any goroutine: Contains and
+// Index find a value anywhere in a text, however long; Replace and
+// ReplaceString replace every spelling with a mask; ReplaceIn does so
+// through a value decoded from JSON (a confirmation request's arguments),
+// its keys and numbers included.
+//
 // Empty values are ignored. Any other value is found, however short: a
 // value of one or two characters matches wherever those characters appear,
 // so a caller with such values should expect much of its text masked.
@@ -64,7 +70,10 @@ package scrub
 
 import (
 	"bytes"
+	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 )
 
 // Set is a set of sensitive values to find. The zero Set and a nil *Set
@@ -704,4 +713,51 @@ func (m *matcher) trailingMarks(pos int) int {
 		pos = end
 	}
 	return pos
+}
+
+// ReplaceIn returns a copy of v, a value as encoding/json decodes JSON
+// into an any (map[string]any, []any, string, float64, json.Number, bool,
+// nil), with every string and every key replaced as ReplaceString does,
+// and every number whose decimal form holds a value (a PIN sent as a
+// number) replaced by mask. Keys that become equal are told apart by a
+// number after them, in the order of the original keys. Values of other
+// types are returned as they are.
+func (s *Set) ReplaceIn(v any, mask string) any {
+	if s.Len() == 0 {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		return s.ReplaceString(x, mask)
+	case float64:
+		if s.ContainsString(strconv.FormatFloat(x, 'f', -1, 64)) {
+			return mask
+		}
+		return x
+	case json.Number:
+		if s.ContainsString(x.String()) {
+			return mask
+		}
+		return x
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.ReplaceIn(e, mask)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			key := s.ReplaceString(k, mask)
+			for n := 2; ; n++ {
+				if _, taken := out[key]; !taken {
+					break
+				}
+				key = s.ReplaceString(k, mask) + " " + strconv.Itoa(n)
+			}
+			out[key] = s.ReplaceIn(x[k], mask)
+		}
+		return out
+	}
+	return v
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -320,4 +321,42 @@ func FuzzScrubArbitraryBytes(f *testing.F) {
 			t.Fatal("ContainsString and Contains disagree")
 		}
 	})
+}
+
+// A confirmation or hand-off request decoded from JSON: every string, key
+// and number is scrubbed, and keys that become equal stay apart.
+func TestReplaceInScrubsADecodedJSONValue(t *testing.T) {
+	s := New("4096", "hunter2")
+	var in any
+	if err := json.Unmarshal([]byte(`{
+		"pin": 4096, "amount": 12.5, "code": 40960,
+		"note": "pw hunter\u0032, pin %34096",
+		"hunter2": "key", "hunter%32": "another key",
+		"list": [4096, "x", true, null, {"deep": "h&#117;nter2"}]
+	}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	got := s.ReplaceIn(in, mask)
+	want := map[string]any{
+		"pin": mask, "amount": 12.5, "code": mask,
+		// %34096 is "4096" spelt with a percent-encoded 4.
+		"note": "pw " + mask + ", pin " + mask,
+		// In the order of the keys: "hunter%32" sorts first.
+		mask:        "another key",
+		mask + " 2": "key",
+		"list":      []any{mask, "x", true, nil, map[string]any{"deep": mask}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReplaceIn =\n%#v\nwant\n%#v", got, want)
+	}
+	if n := s.ReplaceIn(json.Number("14096"), mask); n != mask {
+		t.Errorf("ReplaceIn(json.Number) = %v", n)
+	}
+	type other struct{ S string }
+	if v := s.ReplaceIn(other{"hunter2"}, mask); v != (other{"hunter2"}) {
+		t.Errorf("ReplaceIn changed a value of another type: %v", v)
+	}
+	if in := map[string]any{"a": "hunter2"}; !reflect.DeepEqual(New().ReplaceIn(in, mask), in) {
+		t.Error("an empty set changed the value")
+	}
 }
