@@ -232,10 +232,26 @@ func (p *Page) stopTraceScrubbed(dst string, secrets *scrub.Set) error {
 	if err != nil {
 		return fmt.Errorf("stop the trace: %w", err)
 	}
-	defer os.RemoveAll(tmp)
 	raw := filepath.Join(tmp, TraceFile)
-	if err := bounded(func() error { return p.context.Tracing().Stop(raw) }); err != nil {
-		return err
+	stopped := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		stopped <- p.context.Tracing().Stop(raw)
+		// The trace as recorded goes once it is scrubbed, or, when the
+		// stop outlived its bound, as soon as the stop has written it.
+		<-done
+		_ = os.RemoveAll(tmp)
+	}()
+	timer := time.NewTimer(artifactTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			return err
+		}
+	case <-timer.C:
+		return fmt.Errorf("gave up after %s", artifactTimeout)
 	}
 	if err := scrubTrace(raw, dst, secrets); err != nil {
 		_ = os.Remove(dst)

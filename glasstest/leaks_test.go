@@ -68,16 +68,22 @@ var leakArgs = map[string]any{"password": glasstest.SensitiveRef("pw")}
 func expectEvidenceFreeOf(p *glasstest.Page, values []string, literal ...string) map[string][]byte {
 	GinkgoHelper()
 	set := scrub.New(values...)
-	a, err := p.SaveArtifacts(GinkgoT().TempDir())
+	dir := GinkgoT().TempDir()
+	// The trace as recorded is stopped into a temporary directory of its
+	// own, which must be gone once the scrubbed copy is written.
+	tmp := GinkgoT().TempDir()
+	GinkgoT().Setenv("TMPDIR", tmp)
+	a, err := p.SaveArtifacts(dir)
 	Expect(err).NotTo(HaveOccurred())
+	Eventually(func() ([]os.DirEntry, error) { return os.ReadDir(tmp) }).Should(BeEmpty(), "the trace as recorded is removed")
 	Expect(a.Screenshot).To(BeEmpty(), "a page whose calls used a sensitive value has no screenshot")
 	Expect(a.Errors).To(ConsistOf(HavePrefix(glasstest.ScreenshotFile+": not taken: a call of the page used a sensitive value")), "only the screenshot is missing")
 	Expect(a.Trace).To(BeAnExistingFile(), "the trace is kept, scrubbed")
 
 	written := map[string][]byte{}
-	dir, err := os.ReadDir(a.Dir)
+	kept, err := os.ReadDir(a.Dir)
 	Expect(err).NotTo(HaveOccurred())
-	for _, e := range dir {
+	for _, e := range kept {
 		b, err := os.ReadFile(filepath.Join(a.Dir, e.Name()))
 		Expect(err).NotTo(HaveOccurred())
 		written[e.Name()] = b
