@@ -288,7 +288,8 @@ var faultKinds = map[string]fault{
 			Eventually(func() (string, error) {
 				return p.Playwright().FrameLocator("iframe[srcdoc]").Locator("p").TextContent()
 			}).Should(Equal(leakSecret))
-			expectEvidenceFreeOf(p, []string{leakSecret}, leakSecret, cssLeak, cssLeakJSON)
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, leakSecret, cssLeak, cssLeakJSON, `s3cret p","w!&ü`)
+			Expect(string(files[glasstest.TraceFile+": trace.trace"])).To(ContainSubstring(`["P",{},"[sensitive]"]`), "the paragraph of two text nodes was recorded, scrubbed")
 		},
 	},
 }

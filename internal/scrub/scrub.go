@@ -33,16 +33,20 @@
 //     mathematical letters) are found too;
 //   - with invisible characters between its characters (zero-width space
 //     and joiners, soft hyphen, bidirectional controls, variation
-//     selectors: Unicode's default-ignorable code points), and with extra
-//     combining marks on its last character.
+//     selectors: Unicode's default-ignorable code points; the line
+//     continuations of CSS and JavaScript strings; NUL, so an ASCII value
+//     in UTF-16 too), split over adjacent JSON strings as a Playwright
+//     trace writes the text nodes of one element ("s3c","ret"), and with
+//     extra combining marks on its last character.
 //
 // Every reading of an ambiguous spelling is tried (\n is a newline in JSON
 // and an "n" in CSS), so an ambiguity can make a Set find a value where a
 // strict reader would not, never the other way round.
 //
 // What a Set does not find: a value the page transforms otherwise — hashed,
-// encrypted, base64-encoded, compressed, reversed, split into pieces, with
-// visible characters inserted or changed, in escapes of different kinds
+// encrypted, base64-encoded, compressed, reversed, split into pieces
+// otherwise (across elements, say), with visible characters inserted or
+// changed (look-alike letters of other scripts, another case), in escapes of different kinds
 // nested three levels deep, in an encoding not listed (Punycode, quoted-
 // printable, JavaScript's String.fromCharCode) — or drawn as pixels.
 //
@@ -497,9 +501,14 @@ func (m *matcher) step(k, pos int, pend []cp) int {
 	return best
 }
 
+// jsonGlue is what joins two text nodes of an element in the DOM
+// snapshots of a Playwright trace: ["P",{},"s3c","ret"] shows "s3cret".
+const jsonGlue = `","`
+
 // next matches the value's character k against the characters read at
 // pos. Between two characters of the value it passes over invisible
-// characters, as many as there are, one offset after another.
+// characters and the glue of adjacent JSON strings, as many as there are,
+// one offset after another.
 func (m *matcher) next(k, pos int) int {
 	sg := &m.v.segs[k]
 	best := -1
@@ -509,6 +518,15 @@ func (m *matcher) next(k, pos int) int {
 		p := frontier[i]
 		if i > 0 && m.tick(p) {
 			return -1
+		}
+		if k > 0 && bytes.HasPrefix(m.rd.text[p:], []byte(jsonGlue)) {
+			if seen == nil {
+				seen = map[int]bool{}
+			}
+			if !seen[p+len(jsonGlue)] {
+				seen[p+len(jsonGlue)] = true
+				frontier = append(frontier, p+len(jsonGlue))
+			}
 		}
 		rs := m.read(p)
 		m.branched = m.branched || rs.len() > 1

@@ -73,6 +73,9 @@ var spellings = []struct {
 	{"combining marks out of canonical order", "ệ", "e\u0302\u0323"},
 	{"zero-width characters between the characters", plain, "s\u200b3\u200dcret\u00ad pw&ü\"\u2060x/"},
 	{"escaped zero-width characters", plain, `s\u200b3&#8203;cret%E2%80%8B pw&ü"x/`},
+	{"CSS and JavaScript line continuations", plain, "s3\\\ncret\\\r\n pw&ü\"x/"},
+	{"UTF-16, NUL between the characters", "s3cret", "s\x003\x00c\x00r\x00e\x00t"},
+	{"split over adjacent text nodes of a trace", plain, `s3c","ret pw&ü\"x","/`},
 	{"an accent added to the last character", "s3cret", "s3cret\u0301"},
 	{"a precomposed last character", "s3cre", "s3cré"},
 }
@@ -119,6 +122,9 @@ func TestNearMissesAreNotReplaced(t *testing.T) {
 		{"a lone surrogate instead of the pair", astral, `p@ss\uD83Dw0rd`},
 		{"base64", plain, "czNjcmV0IHB3JsO8In gv"},
 		{"reversed", "s3cret", "terc3s"},
+		{"split across elements", "s3cret", `"s3c"],["B",{},"ret"`},
+		{"split by other JSON", "s3cret", `"s3c", "ret"`},
+		{"look-alike letters", "secret", "ѕесrеt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := New(c.value)

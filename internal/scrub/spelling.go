@@ -30,6 +30,9 @@ const maxDepth = 2
 // noRune marks the absence of a second rune in a reading.
 const noRune = -1
 
+// zeroWidthSpace is what a spelling of nothing reads as.
+const zeroWidthSpace = '\u200B'
+
 // reading is one way to read one character: r (and r2, for the few HTML
 // references that stand for two code points) spelt up to end.
 type reading struct {
@@ -419,6 +422,19 @@ func (rd *reader) backslash(pos, d int, out *readings) {
 		}
 		if e, ok := shortEscape(c.r); ok {
 			out.add(reading{r: e, r2: noRune, end: c.end})
+		}
+		if c.r == '\n' || c.r == '\r' || c.r == '\f' {
+			// A line continuation in a CSS or JavaScript string stands for
+			// nothing: it reads as a zero-width space, which the matcher
+			// passes over between two characters.
+			out.add(reading{r: zeroWidthSpace, r2: noRune, end: c.end})
+			if c.r == '\r' {
+				var lf ends
+				rd.char(c.end, d, '\n', &lf)
+				for k := range lf.len() {
+					out.add(reading{r: zeroWidthSpace, r2: noRune, end: lf.at(k)})
+				}
+			}
 		}
 		if digitValue(c.r, 16) >= 0 {
 			rd.css(pos, d, out)

@@ -103,8 +103,12 @@ func (dc *decomposer) rune(r rune) []cp {
 // character with no glyph (zero-width space and joiners, soft hyphen,
 // bidirectional controls, variation selectors, tags). A page that puts
 // them between the characters of a value shows the value as it is, so the
-// matcher skips them there.
+// matcher skips them there. So is NUL, which UTF-16 puts between the
+// characters of an ASCII value.
 func ignorable(r rune) bool {
+	if r == 0 {
+		return true
+	}
 	if r < 0xAD {
 		return false
 	}
