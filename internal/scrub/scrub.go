@@ -124,7 +124,9 @@ func (f *filter) allows(b []byte, i int) bool {
 	if !f.first[c] {
 		return false
 	}
-	if !introducer(c) || f.raw[c] {
+	// + is a whole spelling of a space by itself, the last byte of a text
+	// too.
+	if !introducer(c) || f.raw[c] || c == '+' {
 		return true
 	}
 	return i+1 < len(b) && f.second[introducerIndex(c)][b[i+1]]

@@ -716,12 +716,14 @@ func (rd *reader) named(pos, d int, out *readings) {
 	if pos >= len(rd.text) || !isAlnum(rune(rd.text[pos])) && !introducer(rd.text[pos]) {
 		return
 	}
-	if d == 0 {
-		// Raw letters, the common case, read without paths.
-		end := pos
-		for end < len(rd.text) && end-pos < nameCap && isAlnum(rune(rd.text[end])) {
-			end++
-		}
+	// Raw letters, the common case, are read without paths: at depth 0,
+	// and wherever the byte after the run begins no escape (letters and
+	// digits never do), so that no character of the name reads otherwise.
+	end := pos
+	for end < len(rd.text) && end-pos < nameCap && isAlnum(rune(rd.text[end])) {
+		end++
+	}
+	if d == 0 || end == len(rd.text) || !introducer(rd.text[end]) && end-pos < nameCap {
 		if end > pos && isLetter(rd.text[pos]) {
 			rd.lookupName(rd.text[pos:end], func(j int) int { return pos + j + 1 }, end, d, out)
 		}
