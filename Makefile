@@ -84,4 +84,4 @@ BENCH_COUNT ?= 6
 BENCHFLAGS ?=
 bench: setup
 	$(GO) run ./bench $(BENCHFLAGS)
-	$(GO) test ./receipt ./schema ./matchers -run '^$$' -bench . -count $(BENCH_COUNT)
+	$(GO) test ./receipt ./schema ./matchers ./internal/scrub -run '^$$' -bench . -count $(BENCH_COUNT)

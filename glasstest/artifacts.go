@@ -13,6 +13,7 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -125,11 +126,14 @@ func startTrace(ctx playwright.BrowserContext) error {
 // SaveArtifacts writes the page's evidence into dir (created if needed): the
 // Playwright trace (when the page was opened with Trace(true); saving stops
 // it), a screenshot, and every receipt, snapshot and confirmation of the
-// page as JSON. The sensitive values of the page's calls are removed from
-// every file and masked on the screenshot (see secrets.go for what that
-// covers). A piece that cannot be taken (the page crashed, the context
-// is gone) is listed in Artifacts.Errors; the error is non-nil only when
-// nothing could be written at all. Each piece is bounded in time.
+// page as JSON. The sensitive values of the page's calls are replaced by
+// "[sensitive]" in every file, in every spelling package internal/scrub
+// finds (see secrets.go), and a page whose calls used one has no
+// screenshot: pixels cannot be scrubbed. A piece that cannot be taken (the
+// page crashed, the context is gone), or that is withheld, is listed in
+// Artifacts.Errors; the error is non-nil only when nothing could be written
+// at all. Each piece that waits on the browser is bounded in time; the
+// scrubbing takes time linear in a file's size.
 func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -143,7 +147,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		a.Errors = append(a.Errors, fmt.Sprintf("%s: %s", what, firstLine(err.Error())))
 	}
 
-	secrets := p.secrets()
+	secrets := p.secretSet()
 	p.mu.Lock()
 	receipts := append([]*receipt.Receipt(nil), p.receipts...)
 	snapshots := append([]*receipt.Snapshot(nil), p.snapshots...)
@@ -171,7 +175,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		if err == nil {
 			// Printable: the files are read on terminals, and page text
 			// must not act on them (receipt.PrintableJSON).
-			err = os.WriteFile(filepath.Join(abs, f.name), scrub(receipt.PrintableJSON(b), secrets), 0o644)
+			err = os.WriteFile(filepath.Join(abs, f.name), secrets.Replace(receipt.PrintableJSON(b), masked), 0o644)
 		}
 		if err != nil {
 			note(f.name, err)
@@ -181,18 +185,13 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	}
 
 	shot := filepath.Join(abs, ScreenshotFile)
-	if err := bounded(func() error {
-		opts := playwright.PageScreenshotOptions{
+	if secrets.Len() > 0 {
+		note(ScreenshotFile, errScreenshotWithheld)
+	} else if err := bounded(func() error {
+		_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
 			Path:    playwright.String(shot),
 			Timeout: playwright.Float(float64(artifactTimeout.Milliseconds())),
-		}
-		if len(secrets) > 0 {
-			if _, err := p.evaluate(artifactTimeout, markSecretsScript, secrets); err != nil {
-				return fmt.Errorf("find sensitive values on the page: %w", err)
-			}
-			opts.Mask = []playwright.Locator{p.pw.Locator("[data-glass-sensitive]")}
-		}
-		_, err := p.pw.Screenshot(opts)
+		})
 		return err
 	}); err != nil {
 		note(ScreenshotFile, err)
@@ -206,13 +205,11 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	p.mu.Unlock()
 	if tracing {
 		trace := filepath.Join(abs, TraceFile)
-		err := bounded(func() error { return p.context.Tracing().Stop(trace) })
-		if err == nil && len(secrets) > 0 {
-			if err = scrubZip(trace, secrets); err != nil {
-				// A trace that may hold a secret is not kept.
-				_ = os.Remove(trace)
-				err = fmt.Errorf("remove sensitive values: %w", err)
-			}
+		var err error
+		if secrets.Len() == 0 {
+			err = bounded(func() error { return p.context.Tracing().Stop(trace) })
+		} else {
+			err = p.stopTraceScrubbed(trace, secrets)
 		}
 		if err != nil {
 			note(TraceFile, err)
@@ -224,6 +221,43 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		return a, fmt.Errorf("glasstest: save artifacts in %q: nothing could be written: %s", abs, strings.Join(a.Errors, "; "))
 	}
 	return a, nil
+}
+
+// stopTraceScrubbed stops the page's trace into a directory of its own,
+// readable by this user only, and writes it scrubbed of secrets to dst: the
+// trace as recorded never lies where the evidence is kept. A trace that
+// cannot be rewritten is not kept at all.
+func (p *Page) stopTraceScrubbed(dst string, secrets *scrub.Set) error {
+	tmp, err := os.MkdirTemp("", "glass-trace-")
+	if err != nil {
+		return fmt.Errorf("stop the trace: %w", err)
+	}
+	raw := filepath.Join(tmp, TraceFile)
+	stopped := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		stopped <- p.context.Tracing().Stop(raw)
+		// The trace as recorded goes once it is scrubbed, or, when the
+		// stop outlived its bound, as soon as the stop has written it.
+		<-done
+		_ = os.RemoveAll(tmp)
+	}()
+	timer := time.NewTimer(artifactTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			return err
+		}
+	case <-timer.C:
+		return fmt.Errorf("gave up after %s", artifactTimeout)
+	}
+	if err := scrubTrace(raw, dst, secrets); err != nil {
+		_ = os.Remove(dst)
+		return fmt.Errorf("not kept: remove sensitive values: %w", err)
+	}
+	return nil
 }
 
 // bounded runs fn, giving up after artifactTimeout: evidence must never

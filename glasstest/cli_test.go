@@ -20,6 +20,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -281,10 +282,13 @@ var _ = Describe("The evidence fixture suite under the ginkgo CLI", Ordered, Lab
 	It("keeps the sensitive value out of the output, the reports and every artifact, the trace included", func() {
 		// The fixture's secret (testdata/evidence: FixtureSecret).
 		const secret = "fixtureSecret8472pw"
+		set := scrub.New(secret)
 		for _, run := range []fixtureRun{serial, parallel, shared} {
 			arts := artifactsOf(run.spec("signs in with a sensitive password"))
 			Expect(arts).To(HaveLen(1))
 			Expect(arts[0].Trace).NotTo(BeEmpty(), "the trace is kept, scrubbed")
+			Expect(arts[0].Screenshot).To(BeEmpty(), "no screenshot of a page whose calls used a sensitive value")
+			Expect(arts[0].Errors).To(ConsistOf(HavePrefix(glasstest.ScreenshotFile + ": not taken: ")))
 			Expect(run.output).NotTo(ContainSubstring(secret))
 			Expect(run.output).To(ContainSubstring("[sensitive]"), "the failure shows where the runtime masked it")
 			files := 0
@@ -298,15 +302,17 @@ var _ = Describe("The evidence fixture suite under the ginkgo CLI", Ordered, Lab
 					return err
 				}
 				Expect(string(b)).NotTo(ContainSubstring(secret), path)
+				Expect(set.Contains(b)).To(BeFalse(), "%s holds the secret in some spelling", path)
 				if filepath.Ext(path) != ".zip" {
 					return nil
 				}
 				for name, b := range zipEntries(path) {
 					Expect(string(b)).NotTo(ContainSubstring(secret), path+": "+name)
+					Expect(set.Contains(b)).To(BeFalse(), "%s: %s holds the secret in some spelling", path, name)
 				}
 				return nil
 			})).To(Succeed())
-			Expect(files).To(BeNumerically(">=", 2+5*3), "the two reports and five files for each failing spec's page")
+			Expect(files).To(BeNumerically(">=", 2+5*3-1), "the two reports and five files for each failing spec's page, but the screenshot of the sensitive one")
 		}
 	})
 })

@@ -156,12 +156,18 @@
 // "glass artifacts" entry, so it appears in Ginkgo's JSON report and as a
 // JUnit property. Nothing is kept for a spec that passes. The sensitive
 // values of the page's calls (Sensitive) are replaced by "[sensitive]" in
-// every file kept — the trace too, where a hand-off handler's typing is
-// recorded — in their plain, JSON, HTML and URL-encoded forms, and every
-// element that shows one is masked on the screenshot; a value the page
-// transforms (hashes, splits, encodes otherwise) is not recognised. The dev
-// server output attached to a failing spec is scrubbed of them too. What
-// Glass guarantees, and what not, is in SECURITY.md.
+// every file kept — every entry of the trace too, where a page's writing
+// and a hand-off handler's typing are recorded — in every spelling a page
+// can give them: JSON, JavaScript and CSS escapes, percent-encoding, HTML
+// character references, mixed character by character and nested, in any
+// Unicode normalisation form. A value the page transforms otherwise
+// (hashes, splits, base64-encodes, draws) is not recognised. No screenshot
+// is taken of a page whose calls used a sensitive value: a page can show a
+// value where no mask reaches (a placeholder, a closed shadow root, a frame
+// of another origin, a canvas), and pixels cannot be scrubbed;
+// Artifacts.Errors says it was not taken. The dev server output attached
+// to a failing spec is scrubbed of them too. What Glass guarantees, and
+// what not, is in SECURITY.md.
 //
 // # Environment
 //

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -321,6 +322,71 @@ var faultKinds = map[string]fault{
 				Expect(string(b)).To(ContainSubstring(`\u001b[31mRED\u001b[0m`))
 				Expect(json.Valid(b)).To(BeTrue())
 			}
+		},
+	},
+	"the runtime echoes a sensitive value JSON-escaped in its receipt and its snapshot": {
+		page: "leaks-json-escaped.html", args: leakArgs,
+		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			nested := strings.ReplaceAll(jsonEscapedLeak, `\`, `\\`)
+			Expect(string(r.Result.Data)).To(ContainSubstring(jsonEscapedLeak), "the receipt the spec holds keeps the page's JSON as sent")
+			Expect(string(r.Result.Data)).To(ContainSubstring(nested))
+			Expect(p.Snapshot().State).To(HaveKeyWithValue("typed", leakSecret))
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, leakSecret, jsonEscapedLeak, nested, `s3cret pw!&ü\"x`)
+			Expect(string(files[glasstest.ReceiptsFile])).To(ContainSubstring(`"echo": "[sensitive]"`))
+			Expect(string(files[glasstest.SnapshotsFile])).To(ContainSubstring(`"typed": "[sensitive]"`))
+		},
+	},
+	"the page sends a sensitive value percent-encoded in its requests and its DOM": {
+		page: "leaks-percent-encoded.html", args: leakArgs,
+		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(p.Playwright().Locator("a").AllTextContents()).To(Equal(percentLeaks[:5]), "the page wrote every form")
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, percentLeaks...)
+			Expect(string(files[glasstest.TraceFile+": trace.network"])).To(ContainSubstring("/leak?component=[sensitive]&query=[sensitive]&path=[sensitive]&lower=[sensitive]&twice=[sensitive]"), "the requests were recorded, scrubbed")
+			Expect(string(files[glasstest.TraceFile+": trace.trace"])).To(ContainSubstring("[sensitive]"), "the DOM was recorded, scrubbed")
+		},
+	},
+	"the page writes a sensitive value as HTML character references": {
+		page: "leaks-html-entities.html", args: leakArgs,
+		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(p.Playwright().Locator("[data-echo]").GetAttribute("data-echo")).To(Equal(htmlEntitiesLeak), "the page wrote the references")
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, htmlEntitiesLeak, "&#115;&#x33;&#X63;")
+			body := false
+			for name, b := range files {
+				body = body || strings.Contains(name, "resources/") && string(b) == "<p>[sensitive]</p>"
+			}
+			Expect(body).To(BeTrue(), "the request body was recorded, scrubbed")
+		},
+	},
+	"the runtime echoes sensitive values in another normalisation form": {
+		page: "leaks-normalised.html",
+		args: map[string]any{"password": glasstest.SensitiveRef("pw"), "code": glasstest.SensitiveRef("code")},
+		opts: []glasstest.Option{glasstest.Sensitive("pw", nfcSecret), glasstest.Sensitive("code", compatSecret), glasstest.Trace(true)},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(string(r.Result.Data)).To(ContainSubstring(normalisedLeaks[0]), "the page echoed the NFD form")
+			Expect(string(r.Result.Data)).To(ContainSubstring(normalisedLeaks[2]), "the page echoed the NFKC form")
+			p.Snapshot()
+			files := expectEvidenceFreeOf(p, []string{nfcSecret, compatSecret}, normalisedLeaks...)
+			Expect(string(files[glasstest.ReceiptsFile])).To(ContainSubstring(`"nfd": "[sensitive]"`))
+		},
+	},
+	"the page shows a sensitive value where no mask of the screenshot reaches": {
+		page: "leaks-on-screen.html", args: leakArgs,
+		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			Expect(p.Playwright().Locator("input").GetAttribute("placeholder")).To(Equal(leakSecret), "the page shows the value")
+			Eventually(func() (string, error) {
+				return p.Playwright().FrameLocator("iframe[srcdoc]").Locator("p").TextContent()
+			}).Should(Equal(leakSecret))
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, leakSecret, cssLeak, cssLeakJSON, `s3cret p","w!&ü`)
+			Expect(string(files[glasstest.TraceFile+": trace.trace"])).To(ContainSubstring(`["P",{},"[sensitive]"]`), "the paragraph of two text nodes was recorded, scrubbed")
 		},
 	},
 }

@@ -9,11 +9,14 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/glassworks/glass/internal/scrub"
 )
 
 // DefaultReadyTimeout bounds the wait for an external dev server to answer
@@ -241,6 +244,9 @@ func (d *DevServer) report() {
 	AddReportEntry("glass dev server output", d.entry(), ReportEntryVisibilityFailureOrVerbose)
 }
 
+// reportedOutput bounds the tail of a server's output in a report entry.
+const reportedOutput = 64 << 10
+
 // entry is the report entry of the server: the tail of its output with the
 // sensitive values of every call of the process removed (the app may log
 // what a page sent it).
@@ -249,8 +255,27 @@ func (d *DevServer) entry() ServerOutput {
 		Command: d.Command,
 		URL:     d.URL,
 		Exited:  d.Exited(),
-		Output:  string(scrub([]byte(tail(d.Output(), 64<<10)), allSecrets())),
+		Output:  scrubbedTail(d.Output(), len(d.Output()) >= maxServerOutput, processSecretSet()),
 	}
+}
+
+// scrubbedTail is the last reportedOutput bytes of out with every value of
+// secrets replaced. The whole output is scrubbed before it is cut, and the
+// line the cut falls in (or the one the output buffer already cut, when
+// cut is set) is left out: what is left of a value cut in two is no
+// spelling of it, and would show its end.
+func scrubbedTail(out string, cut bool, secrets *scrub.Set) string {
+	out = secrets.ReplaceString(out, masked)
+	if len(out) > reportedOutput {
+		out, cut = out[len(out)-reportedOutput:], true
+	}
+	if !cut {
+		return out
+	}
+	if i := strings.IndexByte(out, '\n'); i >= 0 {
+		return "…\n" + out[i+1:]
+	}
+	return "…"
 }
 
 // ServerOutput is the value of the "glass dev server output" report entry.

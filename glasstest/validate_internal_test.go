@@ -126,22 +126,3 @@ func TestSpecDirNameIsFileSafeAndUnique(t *testing.T) {
 }
 
 func fmtValue(v any) string { return fmt.Sprint(v) }
-
-func TestScrubRemovesEveryFormOfASecret(t *testing.T) {
-	secret := `pa ss&ü"/`
-	in := strings.Join([]string{
-		secret,
-		`pa ss&ü\"/`,           // JSON as JavaScript writes it
-		`pa ss\u0026ü\"/`,      // JSON as Go writes it
-		`pa ss&\u00fc\"/`,      // JSON, non-ASCII escaped
-		`pa+ss%26%C3%BC%22%2F`, // a form body
-		`pa%20ss&%C3%BC%22%2F`, // a URL path
-		`pa ss&amp;ü&#34;/`,    // HTML
-		`unrelated text stays as is`,
-	}, "|")
-	got := string(scrub([]byte(in), []string{secret}))
-	want := strings.Repeat("[sensitive]|", 7) + "unrelated text stays as is"
-	if got != want {
-		t.Errorf("scrub =\n%s\nwant\n%s", got, want)
-	}
-}
