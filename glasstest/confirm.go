@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/glassworks/glass/internal/hostfault"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -150,10 +151,11 @@ func askFunc(fn func(ConfirmRequest) bool, req ConfirmRequest) (ok bool, err err
 }
 
 // maskConfirmRequest writes masked wherever a registered sensitive value
-// appears in the request — its description, step, action and every key
-// and string of its arguments, inside longer strings too — so that a
-// runtime that forgets to mask cannot leak a secret into a spec's
-// function, the record or the evidence. hid reports whether it had to.
+// appears in the request, in any spelling (internal/scrub) — its
+// description, step, action and every key and string of its arguments,
+// inside longer strings too — so that a runtime that forgets to mask
+// cannot leak a secret into a spec's function, the record or the
+// evidence. hid reports whether it had to.
 func maskConfirmRequest(req ConfirmRequest, secrets map[string]string) (ConfirmRequest, bool) {
 	m := newMasker(secrets)
 	if m == nil {
@@ -163,61 +165,47 @@ func maskConfirmRequest(req ConfirmRequest, secrets map[string]string) (ConfirmR
 	req.Action = m.text(req.Action)
 	req.Description = m.text(req.Description)
 	req.Step = m.text(req.Step)
-	if req.Args != nil {
-		req.Args, _ = m.value(req.Args).(map[string]any)
-	}
+	req.Args = m.args(req.Args)
 	return req, m.hid
 }
 
 // masker replaces sensitive values in the texts of one request.
 type masker struct {
-	values []string
-	hid    bool
+	set *scrub.Set
+	hid bool
 }
 
 func newMasker(secrets map[string]string) *masker {
-	m := &masker{}
+	values := make([]string, 0, len(secrets))
 	for _, v := range secrets {
-		if v != "" {
-			m.values = append(m.values, v)
-		}
+		values = append(values, v)
 	}
-	if len(m.values) == 0 {
+	set := scrub.New(values...)
+	if set.Len() == 0 {
 		return nil
 	}
-	// Longest first, so that a value holding another is masked whole.
-	slices.SortFunc(m.values, func(a, b string) int { return len(b) - len(a) })
-	return m
+	return &masker{set: set}
 }
 
 func (m *masker) text(s string) string {
-	for _, v := range m.values {
-		if strings.Contains(s, v) {
-			s = strings.ReplaceAll(s, v, masked)
-			m.hid = true
-		}
+	out := m.set.ReplaceString(s, masked)
+	if out != s {
+		m.hid = true
 	}
-	return s
+	return out
 }
 
-func (m *masker) value(v any) any {
-	switch x := v.(type) {
-	case string:
-		return m.text(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[m.text(k)] = m.value(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = m.value(e)
-		}
-		return out
+func (m *masker) args(args map[string]any) map[string]any {
+	if args == nil {
+		return nil
 	}
-	return v
+	// Numbers are json.Number-free float64 here; ReplaceIn masks one whose
+	// digits spell a value (a PIN sent as a number).
+	out, _ := m.set.ReplaceIn(args, masked).(map[string]any)
+	if !reflect.DeepEqual(out, args) {
+		m.hid = true
+	}
+	return out
 }
 
 // maxHostRecords bounds how many confirmation requests, and how many

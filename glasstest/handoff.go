@@ -181,9 +181,7 @@ func maskHandoffRequest(req HandoffRequest, secrets map[string]string) (HandoffR
 	req.Action = m.text(req.Action)
 	req.Description = m.text(req.Description)
 	req.Instructions = m.text(req.Instructions)
-	if req.Args != nil {
-		req.Args, _ = m.value(req.Args).(map[string]any)
-	}
+	req.Args = m.args(req.Args)
 	return req, m.hid
 }
 

@@ -84,6 +84,14 @@ func TestConfirmRequestsAreMaskedEverywhereTheValueAppears(t *testing.T) {
 	if got.Description != "Pay with card [sensitive] now" || got.Step != "pay-with-[sensitive]" {
 		t.Errorf("description %q, step %q: the value is not masked", got.Description, got.Step)
 	}
+	// In another spelling: percent-encoded, as HTML references, as a number.
+	spelt, hid := maskConfirmRequest(ConfirmRequest{
+		Description: "pay with s%33cret or &#115;3cret",
+		Args:        map[string]any{"url": "https://x.test/?p=s3cr%65t", "pin": 4711.0},
+	}, map[string]string{"pw": "s3cret", "pin": "4711"})
+	if !hid || spelt.Description != "pay with [sensitive] or [sensitive]" || fmtValue(spelt.Args) != "map[pin:[sensitive] url:https://x.test/?p=[sensitive]]" {
+		t.Errorf("spellings: hid %v, %q, %s", hid, spelt.Description, fmtValue(spelt.Args))
+	}
 	if _, hid := maskConfirmRequest(ConfirmRequest{Action: "a"}, map[string]string{"pw": "x"}); hid {
 		t.Error("a request without the value: hid = true")
 	}
