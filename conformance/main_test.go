@@ -17,11 +17,3 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
-
-func TestEveryCheckNamesARule(t *testing.T) {
-	for _, id := range CheckIDs() {
-		if _, ok := RuleByID(id); !ok {
-			t.Errorf("check %q names no rule of the catalog", id)
-		}
-	}
-}

@@ -404,7 +404,7 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 		t.Errorf("terminal output should show the bidi override escaped:\n%s", r.stdout)
 	}
 	// The receipt's JSON escapes ESC itself; the message names the id raw,
-	// so Sanitize makes its escape visible.
+	// so receipt.PrintableText makes its escape visible.
 	if !strings.Contains(r.stdout, `<script>alert(1)</script>`) || !strings.Contains(r.stdout, `\u001b[31mRED`) ||
 		!strings.Contains(r.stdout, `call of wipe<b>\x1b[31m with`) || !strings.Contains(r.stdout, `\x9b31m`) {
 		t.Errorf("terminal output should show the page's text, escapes made visible:\n%s", r.stdout)

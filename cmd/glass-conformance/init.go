@@ -317,7 +317,7 @@ func observe(b *glasstest.Browser, url string, progress io.Writer) (*initPlan, e
 		if a.Kind == receipt.KindHandoff {
 			plan.handoffs = append(plan.handoffs, a.ID)
 		}
-		fmt.Fprintf(progress, "  calling %s\n", conformance.Sanitize(a.ID))
+		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableText(a.ID))
 		got, err := callOnce(b, url, sp)
 		if err != nil {
 			return nil, err
