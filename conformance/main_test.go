@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/glassworks/glass/glasstest"
@@ -16,4 +18,19 @@ func TestMain(m *testing.M) {
 		code = 1
 	}
 	os.Exit(code)
+}
+
+// TestTheLibraryCarriesNoFixtures: the pages the host rules probe are the
+// product's own (internal/hostprobe); no test fixture reaches a user's
+// binary through the conformance library.
+func TestTheLibraryCarriesNoFixtures(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/glassworks/glass/fixtures") {
+			t.Errorf("the conformance library depends on %s", pkg)
+		}
+	}
 }

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/hostfault"
+	"github.com/glassworks/glass/internal/hostprobe"
 )
 
 // hostOptions are the glasstest options of the host faults the run was
@@ -36,7 +36,7 @@ func (s *Session) fixtures() (string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("serve the fault fixtures: %w", err)
 		}
-		srv := &http.Server{Handler: faults.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		srv := &http.Server{Handler: hostprobe.Handler(), ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		return &fixtureServer{url: "http://" + ln.Addr().String(), srv: srv}, nil
 	})

@@ -3,7 +3,7 @@
 // are only as good as the host is. Most host rules are about how the host
 // meets a page that misbehaves, which the page under test does not (one
 // hopes), so those checks run the host against Glass's own fault fixtures
-// (fixtures/faults), served on loopback for the run: they judge the host
+// (internal/hostprobe), served on loopback for the run: they judge the host
 // that produced the run's verdicts, not the page. host.folded-rows is
 // checked against the page under test itself, which declares the rows.
 //
