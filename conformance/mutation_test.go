@@ -322,7 +322,7 @@ func TestMutationMatrix(t *testing.T) {
 		if r.rerun {
 			name += " (re-run)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, probe.Clip(r.message, 110))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, report.Clip(r.message, 110))
 	}
 	tw.Flush()
 	score := 100 * float64(killed) / float64(len(rows))

@@ -20,7 +20,6 @@ import (
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/receipt"
 )
 
 //go:embed todo-manifest.yaml
@@ -138,11 +137,6 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	rep.ApplyBaseline(baseline)
 
-	fmt.Fprintf(stdout, "Glass conformance of %s", receipt.PrintableText(rep.URL))
-	if rep.Runtime != "" {
-		fmt.Fprintf(stdout, " (runtime %s)", receipt.PrintableText(rep.Runtime))
-	}
-	fmt.Fprintln(stdout)
 	if err := rep.WriteText(stdout); err != nil {
 		return fail("%v", err)
 	}

@@ -183,7 +183,7 @@ func Check(s Session, rule catalog.Rule, tr glasstest.Transport) (f report.Findi
 	defer p.Close()
 	o := p.Safely(c.Run)
 	f.Verdict, f.Message, f.Evidence = o.Verdict, o.Message, o.Evidence
-	return s.Hide(f)
+	return s.Hide(f).Bounded()
 }
 
 // ProgressEvent tells a progress display that a rule starts (Finding is

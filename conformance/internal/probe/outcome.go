@@ -66,14 +66,6 @@ func ClipList(ids []string) []string {
 	return append(slices.Clone(ids[:max]), fmt.Sprintf("(+%d more)", len(ids)-max))
 }
 
-// Clip keeps at most n bytes of s, marked when it cut.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // ReceiptEvidence is the receipt as evidence, in canonical JSON.
 func ReceiptEvidence(label string, r *receipt.Receipt) report.Evidence {
 	if r == nil {
@@ -83,12 +75,8 @@ func ReceiptEvidence(label string, r *receipt.Receipt) report.Evidence {
 	if err != nil {
 		return report.Evidence{Label: label, Text: r.GomegaString()}
 	}
-	return report.Evidence{Label: label, Text: Clip(strings.TrimSpace(string(b)), MaxEvidence)}
+	return report.Evidence{Label: label, Text: report.Clip(strings.TrimSpace(string(b)), report.MaxEvidenceBytes)}
 }
-
-// MaxEvidence bounds one piece of evidence; a report stays readable and a
-// hostile page cannot make it huge.
-const MaxEvidence = 8 << 10
 
 // SnapshotEvidence is a snapshot as evidence, bounded.
 func SnapshotEvidence(label string, s *receipt.Snapshot) report.Evidence {
@@ -96,11 +84,11 @@ func SnapshotEvidence(label string, s *receipt.Snapshot) report.Evidence {
 	if err != nil {
 		return report.Evidence{Label: label, Text: err.Error()}
 	}
-	return report.Evidence{Label: label, Text: Clip(strings.TrimSpace(string(b)), MaxEvidence)}
+	return report.Evidence{Label: label, Text: report.Clip(strings.TrimSpace(string(b)), report.MaxEvidenceBytes)}
 }
 
 func TextEvidence(label string, lines ...string) report.Evidence {
-	return report.Evidence{Label: label, Text: Clip(strings.Join(lines, "\n"), MaxEvidence)}
+	return report.Evidence{Label: label, Text: report.Clip(strings.Join(lines, "\n"), report.MaxEvidenceBytes)}
 }
 
 // Got describes how r ended, for "want X, got Y" sentences.

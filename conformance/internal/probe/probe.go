@@ -13,6 +13,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -202,7 +203,7 @@ func firstDifference(a, b string) string {
 			y = bl[i]
 		}
 		if x != y {
-			return fmt.Sprintf("line %d was %q, is %q", i+1, Clip(strings.TrimSpace(x), 120), Clip(strings.TrimSpace(y), 120))
+			return fmt.Sprintf("line %d was %q, is %q", i+1, report.Clip(strings.TrimSpace(x), 120), report.Clip(strings.TrimSpace(y), 120))
 		}
 	}
 	return "identical"

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -56,5 +57,17 @@ func TestControlNamesFromAnAriaSnapshot(t *testing.T) {
 	want := []string{"Delete Note 01", `Help "me"`, "OK"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("controlNames = %q, want %q", got, want)
+	}
+}
+
+// TestSetUpErrorsAreBoundedInBytes: a set-up error quoting 18 MB that a
+// page threw (past its own bounds) is one bounded line.
+func TestSetUpErrorsAreBoundedInBytes(t *testing.T) {
+	err := error(&setupError{url: "http://127.0.0.1/", cause: "the runtime's snapshot failed: " + strings.Repeat("x", 18<<20)})
+	if n := len(err.Error()); n > report.MaxMessageBytes+200 {
+		t.Errorf("set-up error of %d bytes, want about %d", n, report.MaxMessageBytes)
+	}
+	if !errors.Is(err, ErrSetup) {
+		t.Errorf("%T does not wrap ErrSetup", err)
 	}
 }

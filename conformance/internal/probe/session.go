@@ -25,10 +25,11 @@ type setupError struct {
 	cause string
 }
 
-// Error shows the cause as receipt.PrintableText does: it may quote the page (a message
-// its runtime threw).
+// Error shows the cause as receipt.PrintableText does, bounded: it may
+// quote the page (a message its runtime threw), which bounds it in the page
+// only as far as the page lets it.
 func (e *setupError) Error() string {
-	return receipt.PrintableText(fmt.Sprintf("conformance: %s: %s", e.url, e.cause))
+	return receipt.PrintableText(fmt.Sprintf("conformance: %s: %s", e.url, report.Clip(e.cause, report.MaxMessageBytes)))
 }
 
 func (e *setupError) Unwrap() error { return ErrSetup }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 )
 
@@ -22,7 +23,7 @@ func (s *Session) checkTransports(p *glasstest.Page) {
 	tools, err := p.Tools()
 	switch {
 	case err != nil:
-		s.unavailable[glasstest.TransportWebMCP] = fmt.Sprintf("the browser cannot list WebMCP tools (%s)", FirstLine(err.Error()))
+		s.unavailable[glasstest.TransportWebMCP] = fmt.Sprintf("the browser cannot list WebMCP tools (%s)", report.Clip(FirstLine(err.Error()), report.MaxMessageBytes))
 	case len(tools) == 0:
 		s.unavailable[glasstest.TransportWebMCP] = NoWebMCPTools
 	}

@@ -87,7 +87,7 @@ func (r *Report) WriteArtifacts(dir string) error {
 		}
 		// The files are read with cat and less: page text in them is
 		// sanitized as on the terminal.
-		msg := fmt.Sprintf("%s\n\nMUST: %s\n", receipt.PrintableText(fd.Message), fd.Rule.Must)
+		msg := fmt.Sprintf("%s\n\nMUST: %s\n", Line(fd.Message), fd.Rule.Must)
 		if err := os.WriteFile(filepath.Join(sub, "00-verdict.txt"), []byte(msg), 0o644); err != nil {
 			return fmt.Errorf("conformance: artifacts: %w", err)
 		}

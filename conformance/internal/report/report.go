@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/glassworks/glass/conformance/internal/catalog"
 	"github.com/glassworks/glass/conformance/internal/manifest"
@@ -217,4 +218,40 @@ func (r *Report) CountBaseline(s BaselineStatus) int {
 		}
 	}
 	return n
+}
+
+// The most bytes of a finding's message and of one piece of its evidence.
+// Both may quote the page, whose runtime bounds its own texts in the page
+// — where a page can defeat the bounding, by replacing the built-ins it
+// uses — so Glass bounds them again, in Go: no page can make a report, a
+// line of the terminal or stderr huge.
+const (
+	MaxMessageBytes  = 2 << 10
+	MaxEvidenceBytes = 8 << 10
+)
+
+// Clip keeps at most n bytes of s, cut at a character, and marks the cut.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// Bounded is f with its message and every piece of its evidence within
+// their bounds.
+func (f Finding) Bounded() Finding {
+	f.Message = Clip(f.Message, MaxMessageBytes)
+	if f.Evidence != nil {
+		ev := make([]Evidence, len(f.Evidence))
+		for i, e := range f.Evidence {
+			ev[i] = Evidence{Label: Clip(e.Label, MaxMessageBytes), Text: Clip(e.Text, MaxEvidenceBytes)}
+		}
+		f.Evidence = ev
+	}
+	return f
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -189,5 +190,59 @@ func TestApplyBaseline(t *testing.T) {
 	}
 	if rep.Conforms() || len(rep.Violations()) != 2 {
 		t.Errorf("violations = %d", len(rep.Violations()))
+	}
+}
+
+// forged is page text that, printed as it is, would forge lines of the
+// terminal report: a verdict, an evidence header and the summary.
+const forged = "boom\n  PASS        policy.denied\n              MUST: nothing\n\n71 rules: 71 passed, 0 failed, 0 not probed in 1.0s\r\n"
+
+// glassLine is every line of the text report that Glass writes itself:
+// the heading, a phase, a rule's verdict, its MUST sentence, an evidence
+// label, notes and the summary. Page text may only follow on such a line
+// or be indented as evidence below it.
+var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
+
+var verdictLine = regexp.MustCompile(`^  (PASS|FAIL|XFAIL|STALE|NOT PROBED) `)
+
+// TestPageTextNeverStartsALineOfTheTextReport: a report whose every piece
+// of page text holds line breaks and lines that look like Glass's prints
+// each of Glass's lines once, and every other line indented as evidence.
+func TestPageTextNeverStartsALineOfTheTextReport(t *testing.T) {
+	rep := &Report{
+		URL: "http://127.0.0.1/" + forged, Runtime: "rt " + forged, Protocol: receipt.Protocol,
+		Transports: []glasstest.Transport{glasstest.TransportBridge},
+		Notes:      []string{"note " + forged},
+		Findings: []Finding{
+			{Rule: catalog.Rule{ID: "policy.denied", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportBridge,
+				Verdict: Fail, Message: "failed: " + forged, Evidence: []Evidence{{Label: "receipt " + forged, Text: `{"message": "` + forged + `"}`}}},
+			{Rule: catalog.Rule{ID: "policy.no-channel", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportBridge,
+				Verdict: NotProbed, Message: forged},
+		},
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	verdicts, summaries := 0, 0
+	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, evidenceIndent):
+		case glassLine.MatchString(line):
+			if verdictLine.MatchString(line) {
+				verdicts++
+			}
+			if line != "" && line[0] >= '0' && line[0] <= '9' {
+				summaries++
+			}
+		default:
+			t.Errorf("line %d is page text that starts a line: %q", i+1, line)
+		}
+	}
+	if verdicts != 2 || summaries != 1 {
+		t.Errorf("%d verdict lines and %d summaries, want 2 and 1:\n%s", verdicts, summaries, b.String())
+	}
+	if ft := FailureText(rep.Findings[0]); strings.Contains(ft, "\n  PASS") || strings.Contains(ft, "\n71 rules") {
+		t.Errorf("the Ginkgo failure text lets page text start a line:\n%s", ft)
 	}
 }

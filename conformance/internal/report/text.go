@@ -8,23 +8,39 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// WriteText writes the report for a terminal or a CI log: one line per
-// rule grouped by phase, each violation followed by its MUST sentence and
-// evidence, then notes and a summary. Page-provided text is sanitised.
+// evidenceIndent starts every line of a piece of evidence: deeper than any
+// line of Glass's own, so that evidence cannot pass for one.
+const evidenceIndent = "                "
+
+// WriteText writes the report for a terminal or a CI log: the page and its
+// runtime, one line per rule grouped by phase, each violation followed by
+// its MUST sentence and evidence, then notes and a summary.
+//
+// Page-provided text never starts a line: in a line of Glass's own it is
+// one line (Line), and evidence is indented under its rule, every line of
+// it. So nothing a page says — a thrown message, a note — can print a
+// verdict or a summary that looks like Glass's.
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
+	if r.URL != "" {
+		head := "Glass conformance of " + Line(r.URL)
+		if r.Runtime != "" {
+			head += " (runtime " + Line(r.Runtime) + ")"
+		}
+		ew.printf("%s\n", head)
+	}
 	for _, g := range r.byPhase() {
 		ew.printf("\n%s\n", g.Title)
 		for _, f := range g.Findings {
 			line := fmt.Sprintf("  %-11s %s", f.Label(), r.Name(f))
 			if f.Message != "" {
-				line += " — " + receipt.PrintableText(f.Message)
+				line += " — " + Line(f.Message)
 			}
 			ew.printf("%s\n", line)
 			if f.Verdict == Fail || f.Baseline == BaselineStale {
 				ew.printf("%s\n", Indent("MUST: "+f.Rule.Must, "              "))
 				for _, ev := range f.Evidence {
-					ew.printf("              %s:\n%s\n", receipt.PrintableText(ev.Label), Indent(receipt.PrintableText(ev.Text), "                "))
+					ew.printf("              %s:\n%s\n", Line(ev.Label), Indent(receipt.PrintableText(ev.Text), evidenceIndent))
 				}
 			}
 		}
@@ -32,7 +48,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Notes) > 0 {
 		ew.printf("\nnotes:\n")
 		for _, n := range r.Notes {
-			ew.printf("  - %s\n", receipt.PrintableText(n))
+			ew.printf("  - %s\n", Line(n))
 		}
 	}
 	ew.printf("\n%s in %.1fs\n", r.Summary(), r.Seconds)
@@ -54,13 +70,21 @@ func (e *errWriter) printf(format string, args ...any) {
 // the sentence, and the evidence.
 func FailureText(f Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\nMUST: %s", f.Rule.ID, receipt.PrintableText(f.Message), f.Rule.Must)
+	fmt.Fprintf(&b, "%s: %s\nMUST: %s", f.Rule.ID, Line(f.Message), f.Rule.Must)
 	for _, ev := range f.Evidence {
-		fmt.Fprintf(&b, "\n%s:\n%s", ev.Label, Indent(receipt.PrintableText(ev.Text), "  "))
+		fmt.Fprintf(&b, "\n%s:\n%s", Line(ev.Label), Indent(receipt.PrintableText(ev.Text), "  "))
 	}
 	return b.String()
 }
 
+// Line is page-provided text for a line of a text report: what a terminal
+// would act on shown as escapes (receipt.PrintableText), and a line break
+// shown as \n, so the text stays on the line it was given.
+func Line(s string) string {
+	return strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)
+}
+
+// Indent starts every line of s with prefix.
 func Indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

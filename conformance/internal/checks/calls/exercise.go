@@ -476,7 +476,7 @@ func DataFunctionOnly(p *probe.Probe) probe.Outcome {
 			return false, ""
 		}
 		if len(e.Receipt.Result.Data) > 0 {
-			return true, fmt.Sprintf("the receipt of an action of kind %s carries data %s", e.Action.Kind, probe.Clip(string(e.Receipt.Result.Data), 80))
+			return true, fmt.Sprintf("the receipt of an action of kind %s carries data %s", e.Action.Kind, report.Clip(string(e.Receipt.Result.Data), 80))
 		}
 		return true, ""
 	})

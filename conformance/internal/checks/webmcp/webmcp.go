@@ -116,7 +116,7 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 		}
 		t := tools[a.ID]
 		if desc := a.Description; t.Description != desc && !(len(desc) > 500 && strings.HasPrefix(desc, strings.TrimRight(t.Description, "…"))) {
-			return fmt.Sprintf("the tool %s has the description %q, the action declares %q", a.ID, probe.Clip(t.Description, 80), probe.Clip(desc, 80))
+			return fmt.Sprintf("the tool %s has the description %q, the action declares %q", a.ID, report.Clip(t.Description, 80), report.Clip(desc, 80))
 		}
 		if pr := paramsProblem(a, schemaOf(t.InputSchema)); pr != "" {
 			return fmt.Sprintf("the tool %s: %s", a.ID, pr)
@@ -302,7 +302,7 @@ func resultProblem(v any) (*receipt.Receipt, string) {
 		}
 	}
 	if !match {
-		return nil, fmt.Sprintf("no content item of type text carries the receipt of structuredContent as JSON text (text: %q)", probe.Clip(texts[0], 120))
+		return nil, fmt.Sprintf("no content item of type text carries the receipt of structuredContent as JSON text (text: %q)", report.Clip(texts[0], 120))
 	}
 	b, _ := json.Marshal(structured)
 	r, err := receipt.Decode(b)
@@ -349,7 +349,7 @@ func Result(p *probe.Probe) probe.Outcome {
 		r, pr := resultProblem(c.result)
 		if pr != "" {
 			b, _ := json.Marshal(c.result)
-			return probe.Failf("the tool call %s: %s", c.name, pr).With(probe.TextEvidence("tool result", probe.Clip(string(b), probe.MaxEvidence)))
+			return probe.Failf("the tool call %s: %s", c.name, pr).With(probe.TextEvidence("tool result", report.Clip(string(b), report.MaxEvidenceBytes)))
 		}
 		judged = append(judged, fmt.Sprintf("%s → %s", c.name, probe.OutcomeCode(r)))
 	}
@@ -528,7 +528,7 @@ func jsonDifference(path string, a, b any) string {
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), probe.Clip(probe.JSONText(a), 80), probe.Clip(probe.JSONText(b), 80))
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
 		}
 		for _, k := range slices.Sorted(maps.Keys(probe.MergeKeys(x, y))) {
 			if d := jsonDifference(path+"/"+k, x[k], y[k]); d != "" {
@@ -539,7 +539,7 @@ func jsonDifference(path string, a, b any) string {
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
-			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), probe.Clip(probe.JSONText(a), 80), probe.Clip(probe.JSONText(b), 80))
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
 		}
 		for i := range x {
 			if d := jsonDifference(fmt.Sprintf("%s/%d", path, i), x[i], y[i]); d != "" {
@@ -549,7 +549,7 @@ func jsonDifference(path string, a, b any) string {
 		return ""
 	}
 	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), probe.Clip(probe.JSONText(a), 80), probe.Clip(probe.JSONText(b), 80))
+		return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
 	}
 	return ""
 }
