@@ -14,11 +14,15 @@ type Manifest = manifest.Manifest
 // the user's answer.
 type Scenario = manifest.Scenario
 
+// MaxFileSize is the most bytes a manifest or a baseline file may hold.
+const MaxFileSize = manifest.MaxFileSize
+
 // ErrManifest wraps every manifest error.
 var ErrManifest = manifest.ErrManifest
 
 // LoadManifest reads and validates the manifest at file, which must be a
-// regular file of at most manifest.MaxFileSize bytes.
+// regular file of at most MaxFileSize bytes: a device, a named pipe or a
+// directory is refused before it is read.
 func LoadManifest(file string) (*Manifest, error) { return manifest.Load(file) }
 
 // ParseManifest parses and validates a YAML or JSON manifest; name is used
@@ -35,7 +39,8 @@ func ParseManifest(name string, data []byte) (*Manifest, error) { return manifes
 // Report.ApplyBaseline applies it to a run's findings.
 type Baseline = manifest.Baseline
 
-// LoadBaseline reads and validates the baseline at file.
+// LoadBaseline reads and validates the baseline at file, which must be a
+// regular file of at most MaxFileSize bytes.
 func LoadBaseline(file string) (*Baseline, error) { return manifest.LoadBaseline(file) }
 
 // ParseBaseline parses a baseline; every id must name a rule of the

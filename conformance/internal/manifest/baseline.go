@@ -3,9 +3,7 @@ package manifest
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/catalog"
@@ -27,15 +25,12 @@ type Baseline struct {
 // IDs lists the baseline's rule ids in file order.
 func (b *Baseline) IDs() []string { return append([]string(nil), b.order...) }
 
-// LoadBaseline reads and validates the baseline at file.
+// LoadBaseline reads and validates the baseline at file, a regular file
+// of at most MaxFileSize bytes.
 func LoadBaseline(file string) (*Baseline, error) {
-	data, err := os.ReadFile(file)
+	data, err := readFile(file)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("expected failures %q: %w", file, err)
+		return nil, fmt.Errorf("expected failures %q: cannot read it: %w", file, err)
 	}
 	return ParseBaseline(file, data)
 }

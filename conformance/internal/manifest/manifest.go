@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -97,14 +96,11 @@ var RevealOutcomes = []string{"shown", "hidden"}
 // ErrManifest wraps every manifest error.
 var ErrManifest = errors.New("invalid manifest")
 
-// Load reads and validates the manifest at file.
+// Load reads and validates the manifest at file, a regular file of at
+// most MaxFileSize bytes.
 func Load(file string) (*Manifest, error) {
-	b, err := os.ReadFile(file)
+	b, err := readFile(file)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
 		return nil, fmt.Errorf("manifest %q: cannot read it: %w", file, err)
 	}
 	return Parse(file, b)

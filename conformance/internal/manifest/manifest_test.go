@@ -3,10 +3,14 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -155,6 +159,55 @@ func TestBaseline(t *testing.T) {
 	} {
 		if _, err := ParseBaseline("b", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseBaseline(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestOnlyRegularFilesOfBoundedSizeAreRead: a manifest or baseline path
+// that names a device, a named pipe, a directory or a file over the bound
+// is a wrapped error of one line, at once: never a hang, never a read
+// without end.
+func TestOnlyRegularFilesOfBoundedSizeAreRead(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "manifest.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxFileSize)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path string
+		want       error
+		says       string
+	}{
+		{"a device", "/dev/zero", ErrNotRegular, "not a regular file (a device)"},
+		{"a named pipe", fifo, ErrNotRegular, "not a regular file (a named pipe)"},
+		{"a directory", dir, ErrNotRegular, "not a regular file (a directory)"},
+		{"a file over the bound", big, ErrTooLarge, "larger than 1048576 bytes"},
+	} {
+		for _, load := range []struct {
+			what string
+			fn   func(string) error
+		}{
+			{"manifest", func(p string) error { _, err := Load(p); return err }},
+			{"expected failures", func(p string) error { _, err := LoadBaseline(p); return err }},
+		} {
+			t.Run(load.what+"/"+c.name, func(t *testing.T) {
+				done := make(chan error, 1)
+				go func() { done <- load.fn(c.path) }()
+				var err error
+				select {
+				case err = <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("reading %s did not return", c.path)
+				}
+				want := fmt.Sprintf("%s %q: cannot read it: %s", load.what, c.path, c.says)
+				if !errors.Is(err, c.want) || err.Error() != want {
+					t.Errorf("error = %v, want %q wrapping %v", err, want, c.want)
+				}
+			})
 		}
 	}
 }
