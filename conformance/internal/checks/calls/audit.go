@@ -94,10 +94,6 @@ func runtimeReceipts(p *probe.Probe) []probe.Seen {
 	return out
 }
 
-// ListBound is the most entries any list of a receipt's changed object
-// may hold (CONTRACT.md); more are counted in its omitted field.
-const ListBound = 20
-
 // invalidAt returns the decoding error of a receipt the runtime sent but
 // the strict decoder refused, when the error is about a path under prefix.
 func invalidAt(r *receipt.Receipt, prefix string) string {
@@ -148,12 +144,12 @@ func boundProblem(r *receipt.Receipt) string {
 	}
 	for _, l := range lists {
 		switch {
-		case l.n > ListBound:
-			return fmt.Sprintf("changed.%s lists %d entries, over the bound of %d", l.name, l.n, ListBound)
+		case l.n > receipt.MaxChangedEntries:
+			return fmt.Sprintf("changed.%s lists %d entries, over the bound of %d", l.name, l.n, receipt.MaxChangedEntries)
 		case l.omitted < 0:
 			return fmt.Sprintf("changed.%s has a negative omission count %d", l.name, l.omitted)
-		case l.omitted > 0 && l.n < ListBound:
-			return fmt.Sprintf("changed.%s omits %d entries while listing only %d of the %d it may", l.name, l.omitted, l.n, ListBound)
+		case l.omitted > 0 && l.n < receipt.MaxChangedEntries:
+			return fmt.Sprintf("changed.%s omits %d entries while listing only %d of the %d it may", l.name, l.omitted, l.n, receipt.MaxChangedEntries)
 		}
 	}
 	return ""
@@ -207,7 +203,7 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 }
 
 // executionIDPattern is the form of an executionId (CONTRACT.md).
-var executionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+var executionIDPattern = regexp.MustCompile(receipt.ExecutionIDPattern)
 
 // ExecutionIDs judges every receipt of the run, after making the
 // cheap refusals and one approved call, so that it has receipts from
@@ -349,10 +345,6 @@ func RecoveryStrategy(p *probe.Probe) probe.Outcome {
 	})
 }
 
-// MaxFailureText is the most characters a failure's message, reason or
-// path may hold (CONTRACT.md, failure.bounded).
-const MaxFailureText = 1000
-
 // FailureBounded judges every failure's text: bounded (a text the
 // strict decoder refuses for its length counts), and free of the values
 // the probes typed (the value outside the enum) and of secrets.
@@ -383,8 +375,8 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 	return auditFailures(p, func(r *receipt.Receipt) string {
 		e := r.Result.Error
 		for name, text := range map[string]string{"message": e.Message, "reason": e.Reason, "path": e.Path} {
-			if n := len([]rune(text)); n > MaxFailureText {
-				return fmt.Sprintf("error.%s holds %d characters, over the bound of %d", name, n, MaxFailureText)
+			if n := len([]rune(text)); n > receipt.MaxTextChars {
+				return fmt.Sprintf("error.%s holds %d characters, over the bound of %d", name, n, receipt.MaxTextChars)
 			}
 			for _, v := range typed {
 				if v != "" && strings.Contains(text, v) {

@@ -341,38 +341,29 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
-// The bounds of a function action's data (CONTRACT.md): at most DataItems
-// array entries and DataKeys object keys (each plus one marker entry that
-// says what was left out), strings of at most DataChars characters plus a
-// marker, nesting at most DataDepth levels (plus the marker that replaces
-// deeper values).
-const (
-	DataItems = 20
-	DataKeys  = 20
-	DataChars = 500
-	DataDepth = 4
-	// markerSlack is room for the "…[N more characters]" marker.
-	markerSlack = 40
-)
+// markerSlack is room, past receipt.MaxDataChars, for the marker that says
+// how many characters a cut string of result.data left out
+// ("…[N more characters]", CONTRACT.md §2.6).
+const markerSlack = 40
 
 func dataProblem(v any, depth int, path string) string {
-	if depth > DataDepth+1 {
-		return fmt.Sprintf("%s is nested deeper than %d levels", params.PathOr(path), DataDepth)
+	if depth > receipt.MaxDataDepth+1 {
+		return fmt.Sprintf("%s is nested deeper than %d levels", params.PathOr(path), receipt.MaxDataDepth)
 	}
 	switch x := v.(type) {
 	case string:
 		n := len([]rune(x))
-		if n > DataChars+markerSlack {
-			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", params.PathOr(path), n, DataChars)
+		if n > receipt.MaxDataChars+markerSlack {
+			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", params.PathOr(path), n, receipt.MaxDataChars)
 		}
-		if n > DataChars && !strings.ContainsAny(string([]rune(x)[DataChars:]), "0123456789") {
-			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", params.PathOr(path), DataChars)
+		if n > receipt.MaxDataChars && !strings.ContainsAny(string([]rune(x)[receipt.MaxDataChars:]), "0123456789") {
+			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", params.PathOr(path), receipt.MaxDataChars)
 		}
 	case []any:
-		if len(x) > DataItems+1 {
-			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", params.PathOr(path), len(x), DataItems)
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
 		}
-		if len(x) == DataItems+1 && !isMarker(x[DataItems]) {
+		if len(x) == receipt.MaxDataEntries+1 && !isMarker(x[receipt.MaxDataEntries]) {
 			return fmt.Sprintf("%s holds %d entries, but its last is not a marker saying how many were left out", params.PathOr(path), len(x))
 		}
 		for i, e := range x {
@@ -381,8 +372,8 @@ func dataProblem(v any, depth int, path string) string {
 			}
 		}
 	case map[string]any:
-		if len(x) > DataKeys+1 {
-			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", params.PathOr(path), len(x), DataKeys)
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
 		}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if pr := dataProblem(x[k], depth+1, path+"/"+k); pr != "" {

@@ -107,8 +107,8 @@ func SnapshotBounded(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("the page has fewer than three records and three actions, too few to see a limit of two")
 	}
 	for _, s := range []*receipt.Snapshot{base} {
-		if len(s.Records.Items) > 500 || len(s.Actions.Items) > 500 {
-			return probe.Failf("the snapshot lists %d records and %d actions, over the bound of 500", len(s.Records.Items), len(s.Actions.Items))
+		if len(s.Records.Items) > receipt.MaxSnapshotItems || len(s.Actions.Items) > receipt.MaxSnapshotItems {
+			return probe.Failf("the snapshot lists %d records and %d actions, over the bound of %d", len(s.Records.Items), len(s.Actions.Items), receipt.MaxSnapshotItems)
 		}
 	}
 	pg, err := p.Open("")

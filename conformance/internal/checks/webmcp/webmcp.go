@@ -115,7 +115,7 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 			continue
 		}
 		t := tools[a.ID]
-		if desc := a.Description; t.Description != desc && !(len(desc) > 500 && strings.HasPrefix(desc, strings.TrimRight(t.Description, "…"))) {
+		if desc := a.Description; t.Description != desc && !(len(desc) > receipt.MaxToolDescriptionChars && strings.HasPrefix(desc, strings.TrimRight(t.Description, "…"))) {
 			return fmt.Sprintf("the tool %s has the description %q, the action declares %q", a.ID, report.Clip(t.Description, 80), report.Clip(desc, 80))
 		}
 		if pr := paramsProblem(a, schemaOf(t.InputSchema)); pr != "" {
