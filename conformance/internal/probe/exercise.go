@@ -126,6 +126,8 @@ func (p *Probe) Each(keep func(receipt.ActionInfo) bool, fn func(*Exercised) boo
 	return nil
 }
 
+// AnyAction keeps every action; IsRead and IsWrite keep reads and the
+// rest (write, dangerous).
 func AnyAction(receipt.ActionInfo) bool { return true }
 
 func IsRead(a receipt.ActionInfo) bool { return a.Risk == receipt.RiskRead }
@@ -156,6 +158,7 @@ func (p *Probe) exerciseOne(pl Planned) (*Exercised, error) {
 		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}, nil
 }
 
+// UsesSecret reports whether args pass the probe's sensitive value.
 func UsesSecret(args map[string]any) bool {
 	for _, v := range args {
 		if m, ok := v.(map[string]string); ok && m["$sensitive"] == params.SensitiveRef {
@@ -218,6 +221,8 @@ func (p *Probe) Judged(o *Outcome, n int, why string) Outcome {
 	return Pass()
 }
 
+// PlanNotes says, as evidence, which actions the exercise left out and
+// why.
 func (p *Probe) PlanNotes() []report.Evidence {
 	_, notes := p.ExercisePlan()
 	if len(notes) == 0 {

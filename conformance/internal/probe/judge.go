@@ -121,6 +121,7 @@ func PartsProblem(e *Exercised) string {
 	return ""
 }
 
+// MergeKeys is the set of keys of a and b.
 func MergeKeys(a, b map[string]any) map[string]bool {
 	out := map[string]bool{}
 	for k := range a {
@@ -137,6 +138,8 @@ func recordsChanged(rc *receipt.RecordChanges, b, a *receipt.Snapshot) bool {
 		rc.Reordered || !params.SameJSON(b.Records, a.Records)
 }
 
+// ConfirmationEvidence is the confirmation requests a call made, as
+// evidence.
 func ConfirmationEvidence(cs []glasstest.ConfirmationRecord) report.Evidence {
 	var lines []string
 	for _, c := range cs {
@@ -159,6 +162,7 @@ func Plain(v any) any {
 	return out
 }
 
+// JSONText is v as compact JSON, for a sentence.
 func JSONText(v any) string {
 	if v == nil {
 		return "absent"

@@ -87,6 +87,7 @@ func SnapshotEvidence(label string, s *receipt.Snapshot) report.Evidence {
 	return report.Evidence{Label: label, Text: report.Clip(strings.TrimSpace(string(b)), report.MaxEvidenceBytes)}
 }
 
+// TextEvidence is lines of text as evidence, bounded.
 func TextEvidence(label string, lines ...string) report.Evidence {
 	return report.Evidence{Label: label, Text: report.Clip(strings.Join(lines, "\n"), report.MaxEvidenceBytes)}
 }
@@ -102,6 +103,7 @@ func Got(r *receipt.Receipt) string {
 	return fmt.Sprintf("it failed with %s at phase %s", r.Code(), r.FailurePhase())
 }
 
+// OutcomeCode is how r ended: "ok" or its failure code.
 func OutcomeCode(r *receipt.Receipt) string {
 	if r.Result.OK {
 		return "ok"

@@ -94,6 +94,7 @@ type Witness struct {
 	Aria string
 }
 
+// DOMState is what the DOM witness reads of the page.
 type DOMState struct {
 	HTML     string `json:"html"`
 	Elements int    `json:"elements"`
@@ -253,6 +254,7 @@ func ModelDiff(a, b *receipt.Snapshot) []string {
 	return out
 }
 
+// RecordMap indexes a snapshot's records by id.
 func RecordMap(s *receipt.Snapshot) map[string]receipt.Record {
 	m := make(map[string]receipt.Record, len(s.Records.Items))
 	for _, r := range s.Records.Items {

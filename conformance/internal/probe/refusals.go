@@ -70,6 +70,8 @@ var Refusals = []Refusal{
 	{RefUnavailable, receipt.CodeActionUnavailable, planUnavailable},
 }
 
+// RefusalByKind is the refusal of the given kind (one of the Ref…
+// constants).
 func RefusalByKind(kind string) Refusal {
 	for _, r := range Refusals {
 		if r.Kind == kind {
@@ -131,6 +133,7 @@ func (p *Probe) ValidArgs(a receipt.ActionInfo, secret string) (map[string]any, 
 	return m, nil
 }
 
+// PlanUnknown calls an id the page does not declare.
 func PlanUnknown(p *Probe) (*PlannedCall, string) {
 	id := "glass-probe.no-such-action"
 	for n := 2; ; n++ {
@@ -190,6 +193,8 @@ func planSecretName(p *Probe) (*PlannedCall, string) {
 	})
 }
 
+// PlanMalformed calls an available action with arguments that are not
+// JSON.
 func PlanMalformed(p *Probe) (*PlannedCall, string) {
 	c := p.Candidates()
 	if len(c) == 0 {
@@ -300,6 +305,7 @@ func planConfirmable(p *Probe, opt glasstest.Option, what string) (*PlannedCall,
 	return nil, "the probe cannot build valid arguments for any action that needs confirmation (" + strings.Join(why, "; ") + ")"
 }
 
+// PlanDenied calls an action that needs confirmation, denied.
 func PlanDenied(p *Probe) (*PlannedCall, string) {
 	return planConfirmable(p, glasstest.Deny(), "the confirmation denied")
 }
@@ -464,6 +470,7 @@ func ExpectRefused(res *Refused, code receipt.Code) Outcome {
 	return Pass()
 }
 
+// WitnessNote says which witnesses judged a refusal.
 func WitnessNote(dom bool) report.Evidence {
 	if dom {
 		return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots, the DOM (body.innerHTML) and the accessibility tree (Playwright aria snapshot)"}

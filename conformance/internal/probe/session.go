@@ -207,6 +207,7 @@ func openCause(err error) string {
 	return "cannot open the page: " + msg
 }
 
+// FirstLine is s up to its first line break.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -252,8 +253,10 @@ const identifyScript = `() => {
     frozen: Object.isFrozen(rt), writable: d.writable !== false && !d.get, functions: functions });
 }`
 
-// Runtime and Protocol are what the page's runtime says it is.
-func (s *Session) Runtime() string  { return s.runtime }
+// Runtime is what the page's runtime says it is.
+func (s *Session) Runtime() string { return s.runtime }
+
+// Protocol is the protocol the page's runtime says it speaks.
 func (s *Session) Protocol() string { return s.protocol }
 
 // InvalidSnapshot says why the page's snapshot did not decode, or "".
