@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -49,7 +52,7 @@ import (
 //	  - action: peek
 //	    outcome: shown         # shown (revealed, maybe re-rendered) or hidden
 //
-// ParseManifest and LoadManifest validate it and name the field of the
+// Parse and Load validate it and name the field of the
 // first mistake with its line.
 type Manifest struct {
 	Version             int                       `json:"version,omitempty"`
@@ -106,30 +109,71 @@ func Load(file string) (*Manifest, error) {
 	return Parse(file, b)
 }
 
-// Parse parses a YAML or JSON manifest; name is used in errors.
+// Parse parses a YAML or JSON manifest; name is used in errors. It reads
+// the text in three steps: the YAML's shape is checked against the
+// document's Go types (shape), the text is decoded into them with unknown
+// fields refused (yaml's KnownFields), and the values are checked
+// (Validate). Every error names the field of the first mistake and its
+// line.
 func Parse(name string, data []byte) (*Manifest, error) {
-	m := &Manifest{}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) || strings.TrimSpace(string(data)) == "" {
-			return m, nil
+			return &Manifest{}, nil
 		}
 		return nil, fmt.Errorf("manifest %q: %w: %s", name, ErrManifest, oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
 	}
-	if len(doc.Content) == 0 {
-		return m, nil
+	if len(root.Content) == 0 {
+		return &Manifest{}, nil
 	}
-	p := &manifestParser{name: name}
-	if err := p.top(doc.Content[0], m); err != nil {
+	src := &source{name: name, nodes: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
+	if err := src.shape(root.Content[0], reflect.TypeFor[document](), ""); err != nil {
 		return nil, err
 	}
-	return m, nil
+	var doc document
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, src.errorf(root.Content[0], "", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return doc.validate(src)
 }
 
-type manifestParser struct{ name string }
+// document is a manifest as its text says it, before Validate: a pointer
+// is a field the text gives (so that a zero can be told from an absent
+// field).
+type document struct {
+	Version             *int                      `yaml:"version"`
+	Args                map[string]map[string]any `yaml:"args"`
+	Skip                []string                  `yaml:"skip"`
+	ExpectationFailures []scenarioDoc             `yaml:"expectationFailures"`
+	ExecutionFailures   []scenarioDoc             `yaml:"executionFailures"`
+	FlowFailures        []scenarioDoc             `yaml:"flowFailures"`
+	Handoffs            []scenarioDoc             `yaml:"handoffs"`
+	Reveals             []scenarioDoc             `yaml:"reveals"`
+}
 
-func (p *manifestParser) errorf(n *yaml.Node, field, format string, args ...any) error {
+// scenarioDoc is one entry of a list of scenarios; which fields a list
+// allows is Validate's to say.
+type scenarioDoc struct {
+	Action  *string        `yaml:"action"`
+	URL     *string        `yaml:"url"`
+	Args    map[string]any `yaml:"args"`
+	Step    *int           `yaml:"step"`
+	Outcome *string        `yaml:"outcome"`
+	Code    *string        `yaml:"code"`
+	Resume  *bool          `yaml:"resume"`
+}
+
+// source is the text a manifest came from: its name, and its nodes by
+// field path ("flowFailures[0].step"), for the line of a mistake.
+type source struct {
+	name  string
+	nodes map[string]*yaml.Node // values
+	keys  map[string]*yaml.Node // the keys that name them
+}
+
+func (s *source) errorf(n *yaml.Node, field, format string, args ...any) error {
 	where := ""
 	if n != nil && n.Line > 0 {
 		where = fmt.Sprintf("line %d: ", n.Line)
@@ -137,7 +181,7 @@ func (p *manifestParser) errorf(n *yaml.Node, field, format string, args ...any)
 	if field != "" {
 		field += ": "
 	}
-	return fmt.Errorf("manifest %q: %w: %s%s%s", p.name, ErrManifest, where, field, oneLine(fmt.Sprintf(format, args...)))
+	return fmt.Errorf("manifest %q: %w: %s%s%s", s.name, ErrManifest, where, field, oneLine(fmt.Sprintf(format, args...)))
 }
 
 // oneLine keeps an error to one line: YAML errors may span several.
@@ -145,51 +189,164 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-var topFields = []string{"version", "args", "skip", "expectationFailures", "executionFailures", "flowFailures", "handoffs", "reveals"}
+// wants says, by field path (list indices written []), what a field must
+// be, for a mistake of shape; a field not listed says it by its Go type.
+var wants = map[string]string{
+	"":            "a mapping of " + strings.Join(fieldNames(reflect.TypeFor[document]()), ", "),
+	"version":     "1",
+	"args":        "a mapping from action id to arguments",
+	"args.*":      "an object of arguments",
+	"skip":        "a list of action ids or globs",
+	"skip[]":      "an action id or glob",
+	"*[]":         "a mapping with action, url, args",
+	"*":           "a list of {action, url, args}",
+	"*[].action":  "an action id",
+	"*[].url":     "a URL",
+	"*[].args":    "an object of arguments",
+	"*[].step":    "a step number ≥ 1",
+	"*[].resume":  "true or false",
+	"*[].code":    "a failure code (INVALID_PARAMS, EXECUTION_FAILED, …)",
+	"*[].outcome": "one of the outcomes",
+}
 
-func (p *manifestParser) top(n *yaml.Node, m *Manifest) error {
-	if n.Kind != yaml.MappingNode {
-		return p.errorf(n, "", "want a mapping of %s", strings.Join(topFields, ", "))
+// want is what the field at path must be.
+func want(path string, t reflect.Type) string {
+	generic := indexRE.ReplaceAllString(path, "[]")
+	for _, k := range []string{generic, listRE.ReplaceAllString(generic, "*$1"), argRE.ReplaceAllString(generic, "args.*")} {
+		if w, ok := wants[k]; ok {
+			return w
+		}
 	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if seen[k.Value] {
-			return p.errorf(k, k.Value, "given twice")
-		}
-		seen[k.Value] = true
-		var err error
-		switch k.Value {
-		case "version":
-			if v.Kind != yaml.ScalarNode || v.Value != "1" {
-				return p.errorf(v, "version", "want 1, got %s", show(v))
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "a mapping"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Int:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a string"
+}
+
+var (
+	indexRE = regexp.MustCompile(`\[\d+\]`)
+	listRE  = regexp.MustCompile(`^(?:expectationFailures|executionFailures|flowFailures|handoffs|reveals)((?:\[\])?(?:\.\w+)?)$`)
+	argRE   = regexp.MustCompile(`^args\.[^.]+$`)
+)
+
+// shape checks that node n can be decoded into a value of type t —
+// mappings where t is a struct or a map, lists where it is a slice, a
+// scalar of the right kind elsewhere, no key given twice, no field a
+// struct does not have — and records every node by its path.
+func (s *source) shape(n *yaml.Node, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s.nodes[path] = n
+	if n.Kind == yaml.AliasNode {
+		// The decoder resolves aliases, and bounds how far.
+		return nil
+	}
+	bad := func() error { return s.errorf(n, path, "want %s, got %s", want(path, t), show(n)) }
+	switch t.Kind() {
+	case reflect.Interface:
+		return nil
+	case reflect.Struct, reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			if t.Kind() == reflect.Map && n.Tag == "!!null" {
+				return nil
 			}
-			m.Version = 1
-		case "args":
-			m.Args, err = p.argsMap(v)
-		case "skip":
-			m.Skip, err = p.globs(v, "skip")
-		case "expectationFailures":
-			m.ExpectationFailures, err = p.scenarios(v, k.Value, false, nil)
-		case "executionFailures":
-			m.ExecutionFailures, err = p.scenarios(v, k.Value, false, nil)
-		case "flowFailures":
-			m.FlowFailures, err = p.scenarios(v, k.Value, true, nil)
-		case "handoffs":
-			m.Handoffs, err = p.scenarios(v, k.Value, false, HandoffOutcomes)
-		case "reveals":
-			m.Reveals, err = p.scenarios(v, k.Value, false, RevealOutcomes)
-		default:
-			return p.errorf(k, "", "unknown field %q (want one of %s)", k.Value, strings.Join(topFields, ", "))
+			return bad()
 		}
-		if err != nil {
-			return err
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			field := join(path, k.Value)
+			if seen[k.Value] {
+				return s.errorf(k, field, "given twice")
+			}
+			seen[k.Value] = true
+			s.keys[field] = k
+			var vt reflect.Type
+			if t.Kind() == reflect.Map {
+				vt = t.Elem()
+			} else {
+				f, ok := structField(t, k.Value)
+				if !ok {
+					prefix := "want"
+					if path == "" {
+						prefix = "want one of"
+					}
+					return s.errorf(k, path, "unknown field %q (%s %s)", k.Value, prefix, strings.Join(fieldNames(t), ", "))
+				}
+				vt = f.Type
+			}
+			if err := s.shape(v, vt, field); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return bad()
+		}
+		for i, e := range n.Content {
+			if err := s.shape(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			return bad()
+		}
+		var v any
+		switch t.Kind() {
+		case reflect.Int:
+			v = new(int)
+		case reflect.Bool:
+			v = new(bool)
+		default:
+			v = new(string)
+		}
+		if n.Decode(v) != nil {
+			return bad()
 		}
 	}
 	return nil
 }
 
+func join(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+// structField is t's field whose yaml tag is name.
+func structField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for f := range t.Fields() {
+		if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// fieldNames lists the yaml names of t's fields, in order.
+func fieldNames(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		out = append(out, name)
+	}
+	return out
+}
+
 func show(n *yaml.Node) string {
+	if n == nil {
+		return "an alias"
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
@@ -199,68 +356,76 @@ func show(n *yaml.Node) string {
 	return fmt.Sprintf("%q", n.Value)
 }
 
-func (p *manifestParser) argsMap(n *yaml.Node) (map[string]map[string]any, error) {
-	if n.Kind != yaml.MappingNode {
-		return nil, p.errorf(n, "args", "want a mapping from action id to arguments, got %s", show(n))
-	}
-	out := map[string]map[string]any{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		field := "args." + k.Value
-		if k.Value == "" {
-			return nil, p.errorf(k, "args", "empty action id")
+// validate checks the values of a document whose shape is right, and
+// makes the manifest.
+func (d *document) validate(s *source) (*Manifest, error) {
+	m := &Manifest{}
+	if d.Version != nil {
+		if n := s.nodes["version"]; *d.Version != 1 || n.Value != "1" {
+			return nil, s.errorf(n, "version", "want 1, got %s", show(n))
 		}
-		a, err := p.object(v, field)
+		m.Version = 1
+	}
+	if s.nodes["args"] != nil {
+		m.Args = map[string]map[string]any{}
+	}
+	for _, id := range slices.Sorted(maps.Keys(d.Args)) {
+		field := "args." + id
+		if id == "" {
+			return nil, s.errorf(s.keys[field], "args", "empty action id")
+		}
+		a, err := s.object(d.Args[id], field)
 		if err != nil {
 			return nil, err
 		}
-		out[k.Value] = a
+		m.Args[id] = a
 	}
-	return out, nil
+	for i, g := range d.Skip {
+		field := fmt.Sprintf("skip[%d]", i)
+		if g == "" {
+			return nil, s.errorf(s.nodes[field], field, "want an action id or glob, got %s", show(s.nodes[field]))
+		}
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, s.errorf(s.nodes[field], field, "bad glob %q: %v", g, err)
+		}
+	}
+	m.Skip = d.Skip
+	var err error
+	for _, l := range []struct {
+		field    string
+		list     []scenarioDoc
+		into     *[]Scenario
+		flow     bool
+		outcomes []string
+	}{
+		{"expectationFailures", d.ExpectationFailures, &m.ExpectationFailures, false, nil},
+		{"executionFailures", d.ExecutionFailures, &m.ExecutionFailures, false, nil},
+		{"flowFailures", d.FlowFailures, &m.FlowFailures, true, nil},
+		{"handoffs", d.Handoffs, &m.Handoffs, false, HandoffOutcomes},
+		{"reveals", d.Reveals, &m.Reveals, false, RevealOutcomes},
+	} {
+		if *l.into, err = s.scenarios(l.list, l.field, l.flow, l.outcomes); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
-// object decodes an arguments object; null is the empty object.
-func (p *manifestParser) object(n *yaml.Node, field string) (map[string]any, error) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+// object is an arguments object: null is the empty object, and every
+// value must be one JSON can hold.
+func (s *source) object(v map[string]any, field string) (map[string]any, error) {
+	if v == nil {
 		return map[string]any{}, nil
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil, p.errorf(n, field, "want an object of arguments, got %s", show(n))
-	}
-	var v map[string]any
-	if err := n.Decode(&v); err != nil {
-		return nil, p.errorf(n, field, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
-	}
 	if _, err := json.Marshal(v); err != nil {
-		return nil, p.errorf(n, field, "not representable as JSON: %v", err)
+		return nil, s.errorf(s.nodes[field], field, "not representable as JSON: %v", err)
 	}
 	return v, nil
 }
 
-func (p *manifestParser) globs(n *yaml.Node, field string) ([]string, error) {
-	if n.Kind != yaml.SequenceNode {
-		return nil, p.errorf(n, field, "want a list of action ids or globs, got %s", show(n))
-	}
-	var out []string
-	for i, e := range n.Content {
-		f := fmt.Sprintf("%s[%d]", field, i)
-		if e.Kind != yaml.ScalarNode || e.Value == "" {
-			return nil, p.errorf(e, f, "want an action id or glob, got %s", show(e))
-		}
-		if _, err := path.Match(e.Value, ""); err != nil {
-			return nil, p.errorf(e, f, "bad glob %q: %v", e.Value, err)
-		}
-		out = append(out, e.Value)
-	}
-	return out, nil
-}
-
-// scenarios parses a list of scenarios; flow allows step, code and resume,
-// and outcomes, when given, makes outcome required and one of them.
-func (p *manifestParser) scenarios(n *yaml.Node, field string, flow bool, outcomes []string) ([]Scenario, error) {
-	if n.Kind != yaml.SequenceNode {
-		return nil, p.errorf(n, field, "want a list of {action, url, args}, got %s", show(n))
-	}
+// scenarios checks a list of scenarios: flow allows step, code and
+// resume; outcomes, when given, makes outcome required and one of them.
+func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes []string) ([]Scenario, error) {
 	allowed := []string{"action", "url", "args"}
 	if flow {
 		allowed = append(allowed, "step", "code", "resume")
@@ -269,74 +434,69 @@ func (p *manifestParser) scenarios(n *yaml.Node, field string, flow bool, outcom
 		allowed = append(allowed, "outcome")
 	}
 	var out []Scenario
-	for i, e := range n.Content {
+	for i, e := range list {
 		f := fmt.Sprintf("%s[%d]", field, i)
-		if e.Kind != yaml.MappingNode {
-			return nil, p.errorf(e, f, "want a mapping with %s, got %s", strings.Join(allowed, ", "), show(e))
-		}
-		var s Scenario
-		seen := map[string]bool{}
-		for j := 0; j+1 < len(e.Content); j += 2 {
-			k, v := e.Content[j], e.Content[j+1]
-			kf := f + "." + k.Value
-			if seen[k.Value] {
-				return nil, p.errorf(k, kf, "given twice")
-			}
-			seen[k.Value] = true
-			switch {
-			case k.Value == "action":
-				if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-					return nil, p.errorf(v, kf, "want an action id, got %s", show(v))
-				}
-				s.Action = v.Value
-			case k.Value == "url":
-				if v.Kind != yaml.ScalarNode {
-					return nil, p.errorf(v, kf, "want a URL, got %s", show(v))
-				}
-				if err := checkScenarioURL(v.Value); err != nil {
-					return nil, p.errorf(v, kf, "%v", err)
-				}
-				s.URL = v.Value
-			case k.Value == "args":
-				a, err := p.object(v, kf)
-				if err != nil {
-					return nil, err
-				}
-				s.Args = a
-			case k.Value == "step" && flow:
-				var step int
-				if v.Kind != yaml.ScalarNode || v.Decode(&step) != nil || step < 1 {
-					return nil, p.errorf(v, kf, "want a step number ≥ 1, got %s", show(v))
-				}
-				s.Step = step
-			case k.Value == "outcome" && outcomes != nil:
-				if v.Kind != yaml.ScalarNode || !slices.Contains(outcomes, v.Value) {
-					return nil, p.errorf(v, kf, "want one of %s, got %s", strings.Join(outcomes, ", "), show(v))
-				}
-				s.Outcome = v.Value
-			case k.Value == "code" && flow:
-				if v.Kind != yaml.ScalarNode || !receipt.Code(v.Value).Known() {
-					return nil, p.errorf(v, kf, "want a failure code (INVALID_PARAMS, EXECUTION_FAILED, …), got %s", show(v))
-				}
-				s.Code = receipt.Code(v.Value)
-			case k.Value == "resume" && flow:
-				if v.Kind != yaml.ScalarNode || v.Decode(&s.Resume) != nil {
-					return nil, p.errorf(v, kf, "want true or false, got %s", show(v))
-				}
-			default:
-				return nil, p.errorf(k, f, "unknown field %q (want %s)", k.Value, strings.Join(allowed, ", "))
+		item := s.nodes[f]
+		for _, k := range fieldNames(reflect.TypeFor[scenarioDoc]()) {
+			if key := s.keys[f+"."+k]; key != nil && !slices.Contains(allowed, k) {
+				return nil, s.errorf(key, f, "unknown field %q (want %s)", k, strings.Join(allowed, ", "))
 			}
 		}
-		if s.Action == "" {
-			return nil, p.errorf(e, f+".action", "required")
+		var sc Scenario
+		if e.Action != nil {
+			if strings.TrimSpace(*e.Action) == "" {
+				n := s.nodes[f+".action"]
+				return nil, s.errorf(n, f+".action", "want an action id, got %s", show(n))
+			}
+			sc.Action = *e.Action
 		}
-		if flow && s.Step == 0 {
-			return nil, p.errorf(e, f+".step", "required")
+		if e.URL != nil {
+			if err := checkScenarioURL(*e.URL); err != nil {
+				return nil, s.errorf(s.nodes[f+".url"], f+".url", "%v", err)
+			}
+			sc.URL = *e.URL
 		}
-		if outcomes != nil && s.Outcome == "" {
-			return nil, p.errorf(e, f+".outcome", "required")
+		if s.nodes[f+".args"] != nil {
+			a, err := s.object(e.Args, f+".args")
+			if err != nil {
+				return nil, err
+			}
+			sc.Args = a
 		}
-		out = append(out, s)
+		if e.Step != nil {
+			if *e.Step < 1 {
+				n := s.nodes[f+".step"]
+				return nil, s.errorf(n, f+".step", "want a step number ≥ 1, got %s", show(n))
+			}
+			sc.Step = *e.Step
+		}
+		if e.Outcome != nil {
+			if !slices.Contains(outcomes, *e.Outcome) {
+				n := s.nodes[f+".outcome"]
+				return nil, s.errorf(n, f+".outcome", "want one of %s, got %s", strings.Join(outcomes, ", "), show(n))
+			}
+			sc.Outcome = *e.Outcome
+		}
+		if e.Code != nil {
+			if !receipt.Code(*e.Code).Known() {
+				n := s.nodes[f+".code"]
+				return nil, s.errorf(n, f+".code", "want a failure code (INVALID_PARAMS, EXECUTION_FAILED, …), got %s", show(n))
+			}
+			sc.Code = receipt.Code(*e.Code)
+		}
+		if e.Resume != nil {
+			sc.Resume = *e.Resume
+		}
+		if sc.Action == "" {
+			return nil, s.errorf(item, f+".action", "required")
+		}
+		if flow && sc.Step == 0 {
+			return nil, s.errorf(item, f+".step", "required")
+		}
+		if outcomes != nil && sc.Outcome == "" {
+			return nil, s.errorf(item, f+".outcome", "required")
+		}
+		out = append(out, sc)
 	}
 	return out, nil
 }

@@ -113,7 +113,7 @@ func TestManifestErrorsNameTheFieldAndLine(t *testing.T) {
 	}
 }
 
-// FuzzParseManifest: any input gives a manifest or one-line error wrapping
+// FuzzParse: any input gives a manifest or one-line error wrapping
 // ErrManifest, never a panic.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
