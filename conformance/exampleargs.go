@@ -1,8 +1,7 @@
 package conformance
 
 import (
-	"fmt"
-
+	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -13,21 +12,4 @@ import (
 // cannot build (a pattern, a format, a composed schema): those arguments
 // must come from a person, in the manifest's args. glass-conformance init
 // uses it to write starter calls.
-func ExampleArgs(a receipt.ActionInfo) (map[string]any, error) {
-	s, err := parseSchema(a.Params)
-	if err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", a.ID, err)
-	}
-	if len(s.types()) > 0 && !s.hasType("object") {
-		return nil, fmt.Errorf("conformance: params of %s is not an object schema", a.ID)
-	}
-	v, err := s.synthesize("", "")
-	if err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", a.ID, err)
-	}
-	m, _ := v.(map[string]any)
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m, nil
-}
+func ExampleArgs(a receipt.ActionInfo) (map[string]any, error) { return params.ExampleArgs(a) }

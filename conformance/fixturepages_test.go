@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/fixtures"
 )
 
@@ -32,7 +33,7 @@ func TestActionsWhoseTargetsAreNotRenderedYetConform(t *testing.T) {
 			if f.Verdict != Pass {
 				t.Errorf("%s: fidelity.assigned is %s (%s), want pass", page.path, f.Verdict, f.Message)
 			}
-			if text := evidenceText(f); !strings.Contains(text, page.pending) {
+			if text := report.FailureText(f); !strings.Contains(text, page.pending) {
 				t.Errorf("%s: fidelity.assigned does not list %s among the actions without a fidelity yet:\n%s", page.path, page.pending, text)
 			}
 		}

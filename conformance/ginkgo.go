@@ -1,12 +1,14 @@
 package conformance
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/glassworks/glass/conformance/internal/engine"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 )
 
@@ -30,7 +32,7 @@ func Register(target func() Target, opts ...Option) bool {
 		cfg, err := newConfig(opts)
 		var rules []Rule
 		if err == nil {
-			rules, err = cfg.selected()
+			rules, err = engine.Select(cfg)
 		}
 		if err != nil {
 			ginkgo.It("has valid options", func() { ginkgo.Fail(err.Error()) })
@@ -38,29 +40,29 @@ func Register(target func() Target, opts ...Option) bool {
 		}
 		var (
 			once sync.Once
-			s    *session
+			s    *probe.Session
 			serr error
 		)
-		get := func() *session {
+		get := func() *probe.Session {
 			ginkgo.GinkgoHelper()
 			once.Do(func() {
-				if s, serr = newSession(target(), cfg); serr == nil {
-					s.ahead = nil
-				}
+				// Specs run one by one and nothing waits for background
+				// work at the suite's end: no probe is computed ahead.
+				s, serr = engine.Start(target(), cfg, 0)
 			})
 			if serr != nil {
 				ginkgo.Fail(serr.Error())
 			}
 			return s
 		}
-		for _, tr := range cfg.transports {
+		for _, tr := range cfg.Transports {
 			for _, rule := range rules {
 				name := rule.ID
-				if len(cfg.transports) > 1 {
+				if len(cfg.Transports) > 1 {
 					name += " [" + string(tr) + "]"
 				}
 				ginkgo.It(name, ginkgo.Label(labels(rule, tr)...), func() {
-					f := get().check(rule, tr)
+					f := engine.Check(get(), rule, tr)
 					for _, ev := range f.Evidence {
 						ginkgo.AddReportEntry(ev.Label, ev.Text)
 					}
@@ -68,7 +70,7 @@ func Register(target func() Target, opts ...Option) bool {
 					case NotProbed:
 						ginkgo.Skip("not probed: " + f.Message)
 					case Fail:
-						ginkgo.Fail(failureText(f))
+						ginkgo.Fail(report.FailureText(f))
 					}
 				})
 			}
@@ -85,19 +87,4 @@ func labels(rule Rule, tr glasstest.Transport) []string {
 		out = append(out, "phase:"+string(rule.Phase))
 	}
 	return out
-}
-
-// failureText is a failed finding as one Ginkgo failure message: the rule,
-// the sentence, and the evidence.
-func failureText(f Finding) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\nMUST: %s", f.Rule.ID, Sanitize(f.Message), f.Rule.Must)
-	for _, ev := range f.Evidence {
-		fmt.Fprintf(&b, "\n%s:\n%s", ev.Label, indent(Sanitize(ev.Text), "  "))
-	}
-	return b.String()
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/glassworks/glass/glasstest"
@@ -18,10 +20,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func TestEveryCheckNamesARule(t *testing.T) {
-	for _, id := range CheckIDs() {
-		if _, ok := RuleByID(id); !ok {
-			t.Errorf("check %q names no rule of the catalog", id)
+// TestTheLibraryCarriesNoFixtures: the pages the host rules probe are the
+// product's own (internal/hostprobe); no test fixture reaches a user's
+// binary through the conformance library.
+func TestTheLibraryCarriesNoFixtures(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/glassworks/glass/fixtures") {
+			t.Errorf("the conformance library depends on %s", pkg)
 		}
 	}
 }

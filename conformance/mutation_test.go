@@ -13,6 +13,9 @@ import (
 	"testing"
 	"text/tabwriter"
 
+	"github.com/glassworks/glass/conformance/internal/checks"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
@@ -124,7 +127,7 @@ for (const f of process.argv.slice(1)) {
 }
 
 func TestEveryCheckHasAMutant(t *testing.T) {
-	for _, id := range CheckIDs() {
+	for _, id := range checks.CheckIDs() {
 		found := false
 		for _, m := range mutants.All {
 			found = found || m.Rule == id
@@ -150,7 +153,7 @@ func TestTodoExampleConforms(t *testing.T) {
 	}
 	for _, f := range rep.Findings {
 		if f.Verdict == Fail {
-			t.Errorf("%s fails on the Todo example: %s\n%s", f.Rule.ID, f.Message, evidenceText(f))
+			t.Errorf("%s fails on the Todo example: %s\n%s", f.Rule.ID, f.Message, report.FailureText(f))
 		}
 	}
 	logReport(t, rep)
@@ -168,7 +171,7 @@ func logReport(t *testing.T, rep *Report) {
 // other probe derives from the snapshot, so none can pass.
 func sanityRule(rule string) string {
 	switch rule {
-	case snapshotRule:
+	case "protocol.snapshot":
 		return ""
 	case "resolve.unknown-id":
 		return "args.malformed-json"
@@ -297,7 +300,7 @@ func TestMutationMatrix(t *testing.T) {
 	// browser timed out on a loaded machine) proves nothing either way: it
 	// runs once more, alone, and that run is the one reported.
 	for i, r := range rows {
-		if strings.HasPrefix(r.message, probeCouldNotRun) || strings.HasPrefix(r.sanityMessage, probeCouldNotRun) {
+		if strings.HasPrefix(r.message, probe.CouldNotRun) || strings.HasPrefix(r.sanityMessage, probe.CouldNotRun) {
 			rows[i] = runRow(r.m, urls[i])
 			rows[i].rerun = true
 		}
@@ -319,7 +322,7 @@ func TestMutationMatrix(t *testing.T) {
 		if r.rerun {
 			name += " (re-run)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, clip(r.message, 110))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, report.Clip(r.message, 110))
 	}
 	tw.Flush()
 	score := 100 * float64(killed) / float64(len(rows))

@@ -8,6 +8,9 @@
 //     appear verbatim in PATH, a test that asserts it is printed;
 //   - a block preceded by <!-- output --> is an illustration of output
 //     with elisions, and must be an untyped block;
+//   - a block preceded by <!-- api: DIR --> lists the public API of the
+//     package in DIR: it must name every exported identifier of the
+//     package, and every func it declares must be one;
 //   - a sh block is read command by command: make targets, glass-conformance
 //     subcommands and flags, go run/test/install/tool paths and test names
 //     must exist;
@@ -70,7 +73,7 @@ type block struct {
 
 func (b block) where() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
-var markerRE = regexp.MustCompile(`^<!-- *(snippet|printed|output)(?:: *(\S+))? *-->$`)
+var markerRE = regexp.MustCompile(`^<!-- *(snippet|printed|output|api)(?:: *(\S+))? *-->$`)
 
 func readBlocks(t *testing.T, rel string) []block {
 	t.Helper()
@@ -138,6 +141,8 @@ func checkBlock(t reporter, b block) {
 			checkSnippet(t, b, m[2])
 		case "printed":
 			checkPrinted(t, b, m[2])
+		case "api":
+			checkAPI(t, b, m[2])
 		case "output":
 			if b.lang != "" {
 				t.Errorf("%s: <!-- output --> is for untyped blocks of output, not %s", b.where(), b.lang)

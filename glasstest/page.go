@@ -18,7 +18,7 @@ import (
 
 // MaxReceiptBytes is the largest receipt the harness accepts; a bigger one
 // is refused in the page, before it crosses to Go, as RECEIPT_INVALID.
-const MaxReceiptBytes = 4 << 20
+const MaxReceiptBytes = receipt.MaxReceiptBytes
 
 const hostBinding = "__glassHostCall"
 

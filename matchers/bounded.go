@@ -9,15 +9,10 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// ListBound is the most entries a list of a receipt's changed object may
-// hold: the reference runtime's LIST_BOUND (CONTRACT.md, "changed").
-// BeBounded reads it when it is built, so a test of a runtime with another
-// bound sets it first (and restores it with DeferCleanup).
-var ListBound = 20
-
 // BeBounded succeeds if every list of the receipt's changed object (records
 // added, removed and updated; actions added and removed; state keys;
-// feedback added and removed) holds at most ListBound entries, and every
+// feedback added and removed) holds at most receipt.MaxChangedEntries
+// entries (the contract's bound, CONTRACT.md "changed"), and every
 // omission count is consistent with its list: never negative, and above
 // zero only when the list is full, since a runtime omits entries only once
 // the bound is reached. A receipt without a changed object is bounded.
@@ -25,7 +20,7 @@ var ListBound = 20
 // so that the failure says which list broke which bound.
 //
 //	Expect(r).To(BeBounded())
-func BeBounded() types.GomegaMatcher { return &beBounded{bound: ListBound} }
+func BeBounded() types.GomegaMatcher { return &beBounded{bound: receipt.MaxChangedEntries} }
 
 type beBounded struct {
 	final

@@ -25,12 +25,10 @@ func TestBeBounded(t *testing.T) {
 	})
 }
 
-func TestBeBoundedReadsListBoundWhenBuilt(t *testing.T) {
-	old := ListBound
-	t.Cleanup(func() { ListBound = old })
-	ListBound = 25
-	wider := BeBounded()
-	ListBound = old
+// TestBeBoundedJudgesAgainstItsBound: the messages and the fullness of a
+// list follow the bound the matcher holds, not a constant of its own.
+func TestBeBoundedJudgesAgainstItsBound(t *testing.T) {
+	wider := BeBoundedAt(25)
 
 	ok, err := wider.Match(fixture(t, "unbounded"))
 	if err != nil {

@@ -29,7 +29,16 @@ const (
 	// MaxDataChars is the longest string of result.data before it is cut
 	// with a marker.
 	MaxDataChars = 500
+
+	// MaxToolDescriptionChars is the longest description of a WebMCP tool:
+	// the action's, bounded (CONTRACT.md §6.4).
+	MaxToolDescriptionChars = 500
 )
+
+// MaxReceiptBytes is the Glass harness's bound on a whole receipt or
+// snapshot, in bytes of its JSON text (CONTRACT.md: "the host's bound");
+// a bigger answer is refused as RECEIPT_INVALID.
+const MaxReceiptBytes = 4 << 20
 
 // maxExecutionIDChars bounds an executionId in a decoded receipt.
 const maxExecutionIDChars = 64

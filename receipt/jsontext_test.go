@@ -106,3 +106,19 @@ func FuzzPrintableText(f *testing.F) {
 		}
 	})
 }
+
+func TestPrintableTextEscapesControlsAndKeepsNewlinesAndTabs(t *testing.T) {
+	cases := map[string]string{
+		"plain text, ünïcode ✓\nsecond line\ttab": "plain text, ünïcode ✓\nsecond line\ttab",
+		"\x1b[31mred\x1b[0m":                      `\x1b[31mred\x1b[0m`,
+		"bell\a and \r return":                    `bell\x07 and \x0d return`,
+		"c1 \u009b31m csi":                        `c1 \x9b31m csi`,
+		"bidi \u202eevil\u202c":                   `bidi \u202eevil\u202c`,
+		"bad utf8 \xff":                           `bad utf8 \xff`,
+	}
+	for in, want := range cases {
+		if got := receipt.PrintableText(in); got != want {
+			t.Errorf("PrintableText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,8 +13,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
@@ -404,7 +406,7 @@ func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
 		t.Errorf("terminal output should show the bidi override escaped:\n%s", r.stdout)
 	}
 	// The receipt's JSON escapes ESC itself; the message names the id raw,
-	// so Sanitize makes its escape visible.
+	// so receipt.PrintableText makes its escape visible.
 	if !strings.Contains(r.stdout, `<script>alert(1)</script>`) || !strings.Contains(r.stdout, `\u001b[31mRED`) ||
 		!strings.Contains(r.stdout, `call of wipe<b>\x1b[31m with`) || !strings.Contains(r.stdout, `\x9b31m`) {
 		t.Errorf("terminal output should show the page's text, escapes made visible:\n%s", r.stdout)
@@ -545,6 +547,11 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 	unknownField := write(t, "typo.yaml", "version: 1\nexpectationFailure:\n  - action: x\n")
 	notYAML := write(t, "broken.yaml", "args: [unclosed\n")
 	unknownBaseline := write(t, "baseline.txt", "policy.denied\nno.such-rule\n")
+	fifo := filepath.Join(t.TempDir(), "manifest.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	oversized := write(t, "big.yaml", "# "+strings.Repeat("x", conformance.MaxFileSize)+"\n")
 
 	cases := []struct {
 		name string
@@ -575,6 +582,12 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 		{"shard a/b", []string{"run", "--shard", "a/b"}, `--shard "a/b"`},
 		{"unknown transport", []string{"run", "--transport", "carrier-pigeon"}, `--transport "carrier-pigeon": want bridge, webmcp or both`},
 		{"baseline with an unknown rule", []string{"run", "--expected-failures", unknownBaseline}, `line 2: unknown rule id "no.such-rule"`},
+		{"manifest that is a device", []string{"run", "--manifest", "/dev/zero"}, `manifest "/dev/zero": cannot read it: not a regular file (a device)`},
+		{"manifest that is a named pipe", []string{"run", "--manifest", fifo}, `manifest "` + fifo + `": cannot read it: not a regular file (a named pipe)`},
+		{"manifest that is a directory", []string{"run", "--manifest", t.TempDir()}, `cannot read it: not a regular file (a directory)`},
+		{"manifest over the size bound", []string{"run", "--manifest", oversized}, `manifest "` + oversized + `": cannot read it: larger than 1048576 bytes`},
+		{"baseline that is a device", []string{"run", "--expected-failures", "/dev/zero"}, `expected failures "/dev/zero": cannot read it: not a regular file (a device)`},
+		{"baseline that is a named pipe", []string{"run", "--expected-failures", fifo}, `expected failures "` + fifo + `": cannot read it: not a regular file (a named pipe)`},
 		{"unwritable report path", []string{"run", "--junit", unwritable}, `--junit "` + unwritable + `": cannot write the report`},
 		{"unwritable artifacts directory", []string{"run", "--artifacts", filepath.Join(aFile, "arts")}, `--artifacts "` + filepath.Join(aFile, "arts") + `": cannot write there: not a directory`},
 		{"unwritable HTML report", []string{"run", "--html", filepath.Join(aFile, "out.html")}, `--html "` + filepath.Join(aFile, "out.html") + `": cannot write the report: not a directory`},

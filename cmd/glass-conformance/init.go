@@ -11,6 +11,7 @@ import (
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
+	"github.com/glassworks/glass/receipt"
 )
 
 type initFlags struct {
@@ -180,7 +181,7 @@ func printFindings(w io.Writer, findings []initgen.Finding) {
 	}
 	fmt.Fprintf(w, "\nfindings: %d; their specs expect success and are pending (PIt) until you decide:\n", len(findings))
 	for _, f := range findings {
-		fmt.Fprintf(w, "  %s\n", conformance.Sanitize(f.String()))
+		fmt.Fprintf(w, "  %s\n", receipt.PrintableText(f.String()))
 	}
 }
 

@@ -81,10 +81,10 @@ func launch(stderr io.Writer) (*glasstest.Browser, error) {
 
 // failLine prints one line of a usage or set-up error and returns exit
 // code 2. The message may quote the page (a set-up error names what its
-// runtime threw), so it is shown as conformance.Sanitize shows page text,
+// runtime threw), so it is shown as receipt.PrintableText shows page text,
 // and a newline in it is shown as \n: the error stays one line.
 func failLine(stderr io.Writer, prefix, format string, args ...any) int {
-	msg := conformance.Sanitize(fmt.Sprintf(format, args...))
+	msg := receipt.PrintableText(fmt.Sprintf(format, args...))
 	fmt.Fprintf(stderr, "%s%s\n", prefix, strings.ReplaceAll(msg, "\n", `\n`))
 	return exitUsage
 }

@@ -57,24 +57,24 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 
 	// Everything a person can get wrong is checked before a browser starts.
-	transports, err := conformance.ParseTransports(f.transport)
+	transports, err := parseTransports(f.transport)
 	if err != nil {
-		return fail("--transport %q: want bridge, webmcp or both", f.transport)
+		return fail("%v", err)
 	}
 	opts := []conformance.Option{conformance.WithTransports(transports...)}
 	if f.rules != "" {
 		opts = append(opts, conformance.WithRules(strings.Split(f.rules, ",")...))
 	}
 	if f.shard != "" {
-		i, n, err := conformance.ParseShard(f.shard)
+		i, n, err := parseShard(f.shard)
 		if err != nil {
-			return fail("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 1/4", f.shard)
+			return fail("%v", err)
 		}
 		opts = append(opts, conformance.WithShard(i, n))
 	}
 	rules, err := conformance.Select(opts...)
 	if err != nil {
-		return fail("--rules: %s", strings.TrimPrefix(err.Error(), conformance.ErrUsage.Error()+": "))
+		return fail("%v", err)
 	}
 	var manifest *conformance.Manifest
 	if f.manifest != "" {
@@ -133,15 +133,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	rep, err := conformance.Run(conformance.Target{URL: pageURL, Browser: b}, opts...)
 	prog.finish()
 	if err != nil {
-		return fail("%s", strings.TrimPrefix(firstLine(err.Error()), "conformance: "))
+		return fail("%v", err)
 	}
 	rep.ApplyBaseline(baseline)
 
-	fmt.Fprintf(stdout, "Glass conformance of %s", conformance.Sanitize(rep.URL))
-	if rep.Runtime != "" {
-		fmt.Fprintf(stdout, " (runtime %s)", conformance.Sanitize(rep.Runtime))
-	}
-	fmt.Fprintln(stdout)
 	if err := rep.WriteText(stdout); err != nil {
 		return fail("%v", err)
 	}

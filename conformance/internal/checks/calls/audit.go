@@ -1,0 +1,415 @@
+package calls
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/receipt"
+)
+
+// ---- failures the manifest names -------------------------------------------
+
+func scenarioCheck(list func(*manifest.Manifest) []manifest.Scenario, field string, code receipt.Code, extra func(*receipt.Receipt) string) func(*probe.Probe) probe.Outcome {
+	return func(p *probe.Probe) probe.Outcome {
+		scenarios := list(p.Manifest())
+		if len(scenarios) == 0 {
+			return probe.NotProbed(fmt.Sprintf("needs a manifest entry under %s (see docs/manifest.md)", field))
+		}
+		for _, sc := range scenarios {
+			r, o := p.Scenario(sc, field)
+			if o != nil {
+				return *o
+			}
+			where := sc.Action
+			if sc.URL != "" {
+				where += " at " + sc.URL
+			}
+			if r.Code() != code || r.FailurePhase() != code.Phase() {
+				return probe.Failf("%s (manifest %s): want %s at phase %s, %s", where, field, code, code.Phase(), probe.Got(r)).
+					With(probe.ReceiptEvidence("receipt", r))
+			}
+			if extra != nil {
+				if pr := extra(r); pr != "" {
+					return probe.Failf("%s (manifest %s): %s", where, field, pr).With(probe.ReceiptEvidence("receipt", r))
+				}
+			}
+		}
+		return probe.Pass()
+	}
+}
+
+func startedYes(r *receipt.Receipt) string {
+	if s := r.Result.Error.Started; s != receipt.StartedYes {
+		return fmt.Sprintf("error.started = %q, want %q: the action was sent", s, receipt.StartedYes)
+	}
+	return ""
+}
+
+var ExpectationFailed = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExpectationFailures }, "expectationFailures",
+	receipt.CodeExpectationFailed, func(r *receipt.Receipt) string {
+		if pr := startedYes(r); pr != "" {
+			return pr
+		}
+		if r.RecoveryStrategy != receipt.RecoveryReport {
+			return fmt.Sprintf("recoveryStrategy = %q, want %q", r.RecoveryStrategy, receipt.RecoveryReport)
+		}
+		if r.Result.Changed == nil {
+			return "the receipt carries no changed for what the page shows after the call"
+		}
+		return ""
+	})
+
+var HandlerThrows = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExecutionFailures }, "executionFailures",
+	receipt.CodeExecutionFailed, func(r *receipt.Receipt) string {
+		if pr := startedYes(r); pr != "" {
+			return pr
+		}
+		if r.Result.Changed == nil {
+			return "the receipt carries no changed for what the page shows after the handler threw"
+		}
+		return ""
+	})
+
+// ---- audits ------------------------------------------------------------------
+
+// runtimeReceipts returns every receipt a page runtime produced in this run
+// over p's transport so far. Receipts the harness wrote for a failure of
+// its own (phase transport or browser_effect) are left out, except an
+// invalid receipt, which the runtime did send.
+func runtimeReceipts(p *probe.Probe) []probe.Seen {
+	var out []probe.Seen
+	for _, sn := range p.SeenReceipts() {
+		switch sn.Receipt.FailurePhase() {
+		case receipt.PhaseTransport, receipt.PhaseBrowserEffect:
+			if sn.Receipt.Code() != receipt.CodeReceiptInvalid {
+				continue
+			}
+		}
+		out = append(out, sn)
+	}
+	return out
+}
+
+// invalidAt returns the decoding error of a receipt the runtime sent but
+// the strict decoder refused, when the error is about a path under prefix.
+func invalidAt(r *receipt.Receipt, prefix string) string {
+	if r.Code() != receipt.CodeReceiptInvalid || r.Result.Error == nil {
+		return ""
+	}
+	if strings.Contains(r.Result.Error.Message, prefix) {
+		return r.Result.Error.Message
+	}
+	return ""
+}
+
+func boundProblem(r *receipt.Receipt) string {
+	if msg := invalidAt(r, "$.result.changed"); msg != "" {
+		return "the runtime sent a receipt whose changed the decoder refuses: " + msg
+	}
+	c := r.Result.Changed
+	if c == nil {
+		return ""
+	}
+	type list struct {
+		name    string
+		n       int
+		omitted int
+	}
+	var lists []list
+	if r := c.Records; r != nil {
+		lists = append(lists,
+			list{"records.added", len(r.Added), r.Omitted.Added},
+			list{"records.removed", len(r.Removed), r.Omitted.Removed},
+			list{"records.updated", len(r.Updated), r.Omitted.Updated})
+		if r.Total != nil {
+			net := len(r.Added) + r.Omitted.Added - len(r.Removed) - r.Omitted.Removed
+			if r.Total.To-r.Total.From != net {
+				return fmt.Sprintf("changed.records.total goes %d → %d (%+d), but added and removed with their omission counts make %+d",
+					r.Total.From, r.Total.To, r.Total.To-r.Total.From, net)
+			}
+		}
+	}
+	if a := c.Actions; a != nil {
+		lists = append(lists, list{"actions.added", len(a.Added), a.Omitted.Added}, list{"actions.removed", len(a.Removed), a.Omitted.Removed})
+	}
+	if s := c.State; s != nil {
+		lists = append(lists, list{"state.changed", len(s.Changed), s.Omitted})
+	}
+	if f := c.Feedback; f != nil {
+		lists = append(lists, list{"feedback.added", len(f.Added), f.Omitted.Added}, list{"feedback.removed", len(f.Removed), f.Omitted.Removed})
+	}
+	for _, l := range lists {
+		switch {
+		case l.n > receipt.MaxChangedEntries:
+			return fmt.Sprintf("changed.%s lists %d entries, over the bound of %d", l.name, l.n, receipt.MaxChangedEntries)
+		case l.omitted < 0:
+			return fmt.Sprintf("changed.%s has a negative omission count %d", l.name, l.omitted)
+		case l.omitted > 0 && l.n < receipt.MaxChangedEntries:
+			return fmt.Sprintf("changed.%s omits %d entries while listing only %d of the %d it may", l.name, l.omitted, l.n, receipt.MaxChangedEntries)
+		}
+	}
+	return ""
+}
+
+// ChangedBounded judges every receipt of the run (making every exercise
+// call first): each list within its bound, and the omission counts
+// consistent with the totals and with the harness's own snapshots.
+func ChangedBounded(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		c := e.Receipt.Result.Changed
+		if c == nil || c.Records == nil {
+			return true
+		}
+		b, bAll := probe.RecordIDs(e.Before.Snap)
+		a, aAll := probe.RecordIDs(e.After.Snap)
+		if !bAll || !aAll {
+			return true
+		}
+		if n := len(probe.Minus(b, a)); len(c.Records.Removed)+c.Records.Omitted.Removed != n {
+			res := probe.Failf("%s: changed.records.removed lists %d and counts %d omitted, but %d records went away", e.Action.ID,
+				len(c.Records.Removed), c.Records.Omitted.Removed, n).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
+		if n := len(probe.Minus(a, b)); len(c.Records.Added)+c.Records.Omitted.Added != n {
+			res := probe.Failf("%s: changed.records.added lists %d and counts %d omitted, but %d records appeared", e.Action.ID,
+				len(c.Records.Added), c.Records.Omitted.Added, n).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return probe.Broken(err)
+	}
+	all := runtimeReceipts(p)
+	for _, sn := range all {
+		if pr := boundProblem(sn.Receipt); pr != "" {
+			return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+		}
+	}
+	if o != nil {
+		return *o
+	}
+	if len(all) == 0 {
+		return probe.NotProbed("the run saw no receipt")
+	}
+	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(len(all))))
+}
+
+// executionIDPattern is the form of an executionId (CONTRACT.md).
+var executionIDPattern = regexp.MustCompile(receipt.ExecutionIDPattern)
+
+// ExecutionIDs judges every receipt of the run, after making the
+// cheap refusals and one approved call, so that it has receipts from
+// several pages even when run alone.
+func ExecutionIDs(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	for _, kind := range []string{probe.RefUnknownID, probe.RefMalformed} {
+		if _, out, ok := p.Refuse(probe.RefusalByKind(kind)); !ok && out.Verdict == report.Fail {
+			return out
+		}
+	}
+	err := p.Each(probe.NeedsConfirmation, func(e *probe.Exercised) bool {
+		for _, c := range e.Confirmations {
+			if c.Request.ExecutionID != e.Receipt.ExecutionID {
+				res := probe.Failf("%s: the confirmation was asked for execution %q, but the receipt is of execution %q",
+					e.Action.ID, c.Request.ExecutionID, e.Receipt.ExecutionID).With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+				o = &res
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return probe.Broken(err)
+	}
+	all := runtimeReceipts(p)
+	owner := map[string]string{}
+	for _, sn := range all {
+		id := sn.Receipt.ExecutionID
+		if !executionIDPattern.MatchString(id) {
+			return probe.Failf("%s: executionId %q does not match %s", sn.What, id, executionIDPattern).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+		}
+		if prev, dup := owner[id]; dup {
+			return probe.Failf("%s: executionId %q was already given to an earlier attempt (%s)", sn.What, id, prev).
+				With(probe.ReceiptEvidence("receipt", sn.Receipt))
+		}
+		owner[id] = sn.What
+	}
+	if o != nil {
+		return *o
+	}
+	if len(all) == 0 {
+		return probe.NotProbed("the run saw no receipt")
+	}
+	return probe.Pass()
+}
+
+// failures makes the two cheapest refusals (shared with their own rules),
+// so that an audit judges failures even when run alone, then returns every
+// runtime receipt of the run; in a whole run audits go last and see every
+// refusal.
+func failures(p *probe.Probe) ([]probe.Seen, *probe.Outcome) {
+	for _, kind := range []string{probe.RefUnknownID, probe.RefMalformed} {
+		if _, o, ok := p.Refuse(probe.RefusalByKind(kind)); !ok && o.Verdict == report.Fail {
+			return nil, &o
+		}
+	}
+	return runtimeReceipts(p), nil
+}
+
+func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.Outcome {
+	all, o := failures(p)
+	if o != nil {
+		return *o
+	}
+	judged := 0
+	for _, sn := range all {
+		r := sn.Receipt
+		if r.Result.OK || r.Code() == receipt.CodeReceiptInvalid {
+			continue
+		}
+		judged++
+		if pr := judge(r); pr != "" {
+			return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", r))
+		}
+	}
+	if judged == 0 {
+		return probe.NotProbed("the run saw no failure")
+	}
+	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(judged)))
+}
+
+func CodeTable(p *probe.Probe) probe.Outcome {
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		code := r.Code()
+		if !code.Known() {
+			return fmt.Sprintf("error code %q is not in the code table", code)
+		}
+		if s := r.Result.Error.Started; s != code.Started() {
+			return fmt.Sprintf("%s carries started %q, the code table says %q", code, s, code.Started())
+		}
+		return ""
+	})
+}
+
+func EnvelopePhase(p *probe.Probe) probe.Outcome {
+	o := auditFailures(p, func(r *receipt.Receipt) string {
+		if want := r.Code().Phase(); r.Phase != want {
+			return fmt.Sprintf("%s carries phase %q, the code table says %q", r.Code(), r.Phase, want)
+		}
+		return ""
+	})
+	if o.Verdict == report.Fail {
+		return o
+	}
+	// A successful receipt carries no phase.
+	bad, _ := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		if e.Receipt.Result.OK && e.Receipt.Phase != receipt.PhaseNone {
+			return true, fmt.Sprintf("a successful receipt carries phase %q", e.Receipt.Phase)
+		}
+		return e.Receipt.Result.OK, ""
+	})
+	if bad != nil {
+		return *bad
+	}
+	for _, sn := range runtimeReceipts(p) {
+		if msg := invalidAt(sn.Receipt, "$.phase"); msg != "" {
+			return probe.Failf("%s: the decoder refuses the receipt's phase: %s", sn.What, msg)
+		}
+		if sn.Receipt.Result.OK && sn.Receipt.Phase != receipt.PhaseNone {
+			return probe.Failf("%s: a successful receipt carries phase %q", sn.What, sn.Receipt.Phase).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+		}
+	}
+	return o
+}
+
+func RecoveryStrategy(p *probe.Probe) probe.Outcome {
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		want := receipt.RecoveryNone
+		if c := r.Code(); c == receipt.CodeStaleRevision || c == receipt.CodeExpectationFailed {
+			want = receipt.RecoveryReport
+		}
+		if r.RecoveryStrategy != want {
+			return fmt.Sprintf("%s carries recoveryStrategy %q, want %q", r.Code(), r.RecoveryStrategy, want)
+		}
+		if r.Recovery != "" && r.RecoveryStrategy != receipt.RecoveryReport {
+			return fmt.Sprintf("%s carries the recovery suggestion %q beside recoveryStrategy %q; a suggestion goes only beside report", r.Code(), r.Recovery, r.RecoveryStrategy)
+		}
+		return ""
+	})
+}
+
+// FailureBounded judges every failure's text: bounded (a text the
+// strict decoder refuses for its length counts), and free of the values
+// the probes typed (the value outside the enum) and of secrets.
+func FailureBounded(p *probe.Probe) probe.Outcome {
+	var typed []string
+	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefOutsideEnum)); ok {
+		if m, isMap := res.Call.Args.(map[string]any); isMap {
+			if s, isString := m[res.Call.Field].(string); isString {
+				typed = append(typed, s)
+			}
+		}
+	}
+	// A denial carries a reason: judge one even when run alone.
+	if _, o, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied)); !ok && o.Verdict == report.Fail {
+		return o
+	}
+	calls, _ := p.ExercisePlan()
+	for _, pl := range calls {
+		if pl.Secret != "" {
+			typed = append(typed, pl.Secret)
+		}
+	}
+	for _, sn := range runtimeReceipts(p) {
+		if msg := invalidAt(sn.Receipt, "$.result.error"); msg != "" {
+			return probe.Failf("%s: the decoder refuses the failure's text: %s", sn.What, msg)
+		}
+	}
+	return auditFailures(p, func(r *receipt.Receipt) string {
+		e := r.Result.Error
+		for name, text := range map[string]string{"message": e.Message, "reason": e.Reason, "path": e.Path} {
+			if n := len([]rune(text)); n > receipt.MaxTextChars {
+				return fmt.Sprintf("error.%s holds %d characters, over the bound of %d", name, n, receipt.MaxTextChars)
+			}
+			for _, v := range typed {
+				if v != "" && strings.Contains(text, v) {
+					return fmt.Sprintf("error.%s repeats the value %q the caller typed", name, v)
+				}
+			}
+		}
+		return ""
+	})
+}
+
+// ReceiptsValid judges every receipt of the run (after the cheap
+// refusals and the exercise): each decodes strictly and speaks
+// glass.page/v1.
+func ReceiptsValid(p *probe.Probe) probe.Outcome {
+	if _, o := failures(p); o != nil {
+		return *o
+	}
+	if err := p.Each(probe.AnyAction, func(*probe.Exercised) bool { return true }); err != nil {
+		return probe.Broken(err)
+	}
+	all := runtimeReceipts(p)
+	for _, sn := range all {
+		r := sn.Receipt
+		if r.Code() == receipt.CodeReceiptInvalid {
+			return probe.Failf("%s: the runtime's receipt does not decode: %s", sn.What, r.Result.Error.Message)
+		}
+		if r.Protocol != receipt.Protocol {
+			return probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(probe.ReceiptEvidence("receipt", r))
+		}
+	}
+	if len(all) == 0 {
+		return probe.NotProbed("the run saw no receipt")
+	}
+	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(len(all))))
+}

@@ -1,0 +1,86 @@
+package calls
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+func TestBoundProblems(t *testing.T) {
+	ids := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "r"
+		}
+		return out
+	}
+	ok := func(c *receipt.Changed) *receipt.Receipt {
+		return &receipt.Receipt{Result: receipt.Result{OK: true, Changed: c}}
+	}
+	cases := []struct {
+		name string
+		r    *receipt.Receipt
+		want string
+	}{
+		{"within bounds", ok(&receipt.Changed{Records: &receipt.RecordChanges{Removed: ids(20), Omitted: receipt.RecordOmitted{Removed: 10}, Total: &receipt.Total{From: 30, To: 0}}}), ""},
+		{"over the bound", ok(&receipt.Changed{Actions: &receipt.ActionChanges{Added: ids(21)}}), "changed.actions.added lists 21 entries, over the bound of 20"},
+		{"omitted not counted", ok(&receipt.Changed{Records: &receipt.RecordChanges{Removed: ids(20), Total: &receipt.Total{From: 30, To: 0}}}), "make -20"},
+		{"omitting with room", ok(&receipt.Changed{State: &receipt.StateChanges{Changed: ids(2), Omitted: 1}}), "changed.state.changed omits 1 entries while listing only 2"},
+		{"negative", ok(&receipt.Changed{Feedback: &receipt.FeedbackChange{Omitted: receipt.FeedbackOmitted{Added: -1}}}), "negative omission count"},
+		{"changed the decoder refuses", &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: receipt.CodeReceiptInvalid,
+			Message: "invalid receipt: $.result.changed.records.removed: want at most 20 entries"}}}, "whose changed the decoder refuses"},
+		{"invalid elsewhere", &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: receipt.CodeReceiptInvalid, Message: "invalid receipt: $.phase: present on a receipt that succeeded"}}}, ""},
+	}
+	for _, tc := range cases {
+		got := boundProblem(tc.r)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDataProblems(t *testing.T) {
+	var v any
+	_ = json.Unmarshal([]byte(`{"items":[1,2,3],"name":"`+strings.Repeat("x", 500)+`…[10 more characters]"}`), &v)
+	if pr := dataProblem(v, 0, ""); pr != "" {
+		t.Errorf("bounded data judged unbounded: %s", pr)
+	}
+	long := make([]any, 60)
+	if pr := dataProblem(long, 0, ""); !strings.Contains(pr, "/ is an array of 60 entries") {
+		t.Errorf("got %q", pr)
+	}
+	deep := any("x")
+	for i := 0; i < 8; i++ {
+		deep = []any{deep}
+	}
+	if pr := dataProblem(deep, 0, ""); !strings.Contains(pr, "nested deeper than 4 levels") {
+		t.Errorf("got %q", pr)
+	}
+	if pr := dataProblem(strings.Repeat("y", 2000), 0, ""); !strings.Contains(pr, "string of 2000 characters") {
+		t.Errorf("got %q", pr)
+	}
+}
+
+func TestAriaContentDropsLiveRegions(t *testing.T) {
+	aria := `- heading "Todo" [level=1]
+- list "Tasks":
+  - listitem:
+    - text: Buy groceries
+    - button "Delete Buy groceries"
+- status:
+  - text: Deleted “Weekly report”
+- paragraph: after`
+	got := ariaContent(aria)
+	if strings.Contains(got, "Weekly report") || !strings.Contains(got, "Buy groceries") || !strings.Contains(got, "paragraph: after") {
+		t.Errorf("ariaContent = %q", got)
+	}
+	rec := receipt.Record{ID: "t1", Fields: map[string]any{"title": "Buy groceries", "tag": "home", "done": false}}
+	if v, n := telltale(rec, "Buy groceries home home"); v != "Buy groceries" || n != 1 {
+		t.Errorf("telltale = %q %d", v, n)
+	}
+	if v, _ := telltale(rec, "nothing here"); v != "" {
+		t.Errorf("telltale found %q in a page without the record", v)
+	}
+}

@@ -1,0 +1,580 @@
+package calls
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of successful calls: each walks the exercise's calls it needs
+// (made once per run, approved, with valid arguments) and judges what
+// their receipts claim against the harness's own witnesses.
+
+func Expectation(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	var tried []string
+	err := p.Each(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *probe.Exercised) bool {
+		if !e.Receipt.Result.OK {
+			tried = append(tried, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(e.Receipt)))
+			return true
+		}
+		res := probe.Pass()
+		if e.Receipt.Result.Expect != e.Action.Expect {
+			res = probe.Failf("%s succeeded with expect = %q, want the declared %q", e.Action.ID, e.Receipt.Result.Expect, e.Action.Expect).
+				With(probe.ReceiptEvidence("receipt", e.Receipt))
+		}
+		o = &res
+		return false
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if len(tried) > 0 {
+		return probe.NotProbed("no call of an action that declares an expectation succeeded (" + strings.Join(tried, "; ") + ")")
+	}
+	return probe.NotProbed("the page declares no available action with an expectation that the probe can call").With(p.PlanNotes()...)
+}
+
+// removalProblem checks a receipt's removals against the browser itself:
+// a record reported removed no longer shows in the page's text or its
+// accessibility tree (live regions, where toasts announce the removal,
+// aside). It returns the violation, if any, and how many removals it could
+// witness, or why it could not.
+func removalProblem(e *probe.Exercised) (o *probe.Outcome, witnessed int, why []string) {
+	c := e.Receipt.Result.Changed
+	if c == nil || c.Records == nil || len(c.Records.Removed) == 0 {
+		return nil, 0, nil
+	}
+	if !e.DOMWitness {
+		return nil, 0, []string{e.Action.ID + ": the DOM changes by itself, so it cannot witness the removal"}
+	}
+	beforeAria, afterAria := ariaContent(e.Before.Aria), ariaContent(e.After.Aria)
+	for i, id := range c.Records.Removed {
+		if i == 5 {
+			break
+		}
+		rec, ok := findRecord(e.Before.Snap, id)
+		if !ok {
+			res := probe.Failf("%s: changed.records.removed lists %q, which was not a record before the call", e.Action.ID, id).
+				With(probe.ReceiptEvidence("receipt", e.Receipt))
+			return &res, witnessed, why
+		}
+		value, n := telltale(rec, e.Before.DOM.Text)
+		if value == "" {
+			why = append(why, fmt.Sprintf("%s: no field of %s shows in the page's text", e.Action.ID, id))
+			continue
+		}
+		witnessed++
+		if m := strings.Count(e.After.DOM.Text, value); m >= n {
+			res := probe.Failf("%s reports %s removed, but the page still shows %q as often as before (%d times)", e.Action.ID, id, value, m).
+				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
+			return &res, witnessed, why
+		}
+		if nb := strings.Count(beforeAria, value); nb > 0 {
+			if na := strings.Count(afterAria, value); na >= nb {
+				res := probe.Failf("%s reports %s removed, but the accessibility tree still shows %q as often as before (%d times)", e.Action.ID, id, value, na).
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("accessibility tree after the call", afterAria))
+				return &res, witnessed, why
+			}
+		}
+	}
+	return nil, witnessed, why
+}
+
+// ChangedRecords judges changed.records of every write the exercise
+// makes against two witnesses: the harness's own snapshots, and for
+// removals the DOM and the accessibility tree, so a runtime that
+// misreports its effects — even in its own snapshots — is caught.
+func ChangedRecords(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	var why []string
+	judged, witnessed := 0, 0
+	err := p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
+		if e.Receipt.Result.Changed == nil {
+			return true
+		}
+		judged++
+		if pr := probe.RecordsProblem(e); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
+				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...),
+				probe.SnapshotEvidence("snapshot before the call", e.Before.Snap), probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+			o = &res
+			return false
+		}
+		bad, n, w := removalProblem(e)
+		witnessed += n
+		why = append(why, w...)
+		o = bad
+		return o == nil
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if judged == 0 {
+		return probe.NotProbed("no write of the run produced a receipt with changed to compare").With(p.PlanNotes()...)
+	}
+	res := probe.Pass()
+	if witnessed == 0 {
+		if len(why) == 0 {
+			why = []string{"no call of the run removed a record"}
+		}
+		res = res.With(probe.TextEvidence("removals not witnessed in the DOM", why...))
+	}
+	return res
+}
+
+func ChangedParts(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	judged := 0
+	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if !e.Receipt.Result.OK {
+			return true
+		}
+		judged++
+		if pr := probe.PartsProblem(e); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
+				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
+			o = &res
+			return false
+		}
+		return true
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if judged == 0 {
+		return probe.NotProbed("no call of the run succeeded").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+func findRecord(s *receipt.Snapshot, id string) (receipt.Record, bool) {
+	for _, r := range s.Records.Items {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return receipt.Record{}, false
+}
+
+// telltale picks the record's most specific text that shows in the page:
+// the string field found the fewest times (ties: the longest). It returns
+// the value and how often it shows.
+func telltale(rec receipt.Record, text string) (string, int) {
+	best, bestN := "", 0
+	for _, k := range slices.Sorted(maps.Keys(rec.Fields)) {
+		v, ok := rec.Fields[k].(string)
+		if !ok || len(strings.TrimSpace(v)) < 3 {
+			continue
+		}
+		n := strings.Count(text, v)
+		if n == 0 {
+			continue
+		}
+		if best == "" || n < bestN || n == bestN && len(v) > len(best) {
+			best, bestN = v, n
+		}
+	}
+	return best, bestN
+}
+
+// liveRoles are the ARIA roles of regions that announce changes.
+var liveRoles = []string{"status", "alert", "log", "timer", "marquee"}
+
+// ariaContent drops the subtrees of live regions from a Playwright aria
+// snapshot (YAML, one node per "- role ..." line, nested by indentation).
+func ariaContent(s string) string {
+	var out []string
+	skip := -1
+	for _, line := range strings.Split(s, "\n") {
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		if skip >= 0 {
+			if indent > skip {
+				continue
+			}
+			skip = -1
+		}
+		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		role := t
+		if i := strings.IndexAny(t, " :["); i >= 0 {
+			role = t[:i]
+		}
+		if slices.Contains(liveRoles, role) {
+			skip = indent
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// WriteWarning: a successful write that changed nothing carries a
+// warning and still reports ok.
+func WriteWarning(p *probe.Probe) probe.Outcome {
+	o, n := p.JudgeEach(probe.IsWrite, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK || e.Receipt.Result.Changed != nil && e.Receipt.Result.Changed.Observed {
+			return false, ""
+		}
+		if strings.TrimSpace(e.Receipt.Result.Warning) == "" {
+			return true, fmt.Sprintf("a %s action completed without any observable change, but the receipt has no warning", e.Action.Risk)
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "no write of the run succeeded without changing the page model")
+}
+
+// ReadNoWarning: a successful read carries no warning unless its
+// fidelity is low.
+func ReadNoWarning(p *probe.Probe) probe.Outcome {
+	o, n := p.JudgeEach(probe.IsRead, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		if w := e.Receipt.Result.Warning; w != "" && e.Receipt.Result.Fidelity != receipt.FidelityLow {
+			return true, fmt.Sprintf("a read action's receipt carries the warning %q", w)
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "no read action of the page could be called successfully")
+}
+
+func hasSecret(p *probe.Probe) func(receipt.ActionInfo) bool {
+	calls, _ := p.ExercisePlan()
+	return func(a receipt.ActionInfo) bool {
+		for _, pl := range calls {
+			if pl.Action.ID == a.ID {
+				return pl.Secret != ""
+			}
+		}
+		return false
+	}
+}
+
+func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	probed := 0
+	leak := func(e *probe.Exercised, msg string, ev report.Evidence) bool {
+		res := probe.Failf("%s: %s", e.Action.ID, msg).With(ev)
+		o = &res
+		return false
+	}
+	err := p.Each(hasSecret(p), func(e *probe.Exercised) bool {
+		probed++
+		rj, _ := receipt.CanonicalJSON(e.Receipt)
+		if strings.Contains(string(rj), e.Secret) {
+			return leak(e, "the receipt contains the sensitive value the call passed", probe.ReceiptEvidence("receipt", e.Receipt))
+		}
+		sj, _ := receipt.CanonicalJSON(e.After.Snap)
+		if strings.Contains(string(sj), e.Secret) {
+			return leak(e, "the page model snapshot after the call contains the sensitive value", probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+		}
+		for _, c := range e.Confirmations {
+			// The harness masks what it records; SensitiveMasked says it
+			// had to, that is, that the runtime sent the value in clear.
+			cj, _ := json.Marshal(c.Request)
+			if c.SensitiveMasked || strings.Contains(string(cj), e.Secret) {
+				return leak(e, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", probe.ConfirmationEvidence(e.Confirmations))
+			}
+		}
+		return true
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if probed == 0 {
+		return probe.NotProbed("the page declares no available action with a sensitive parameter (sensitive: true) that the probe can call").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+// Ticket: every confirmation the runtime asked is listed in the
+// receipt, an approved one with the host's ticket unchanged, a denied one
+// as not approved.
+func Ticket(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	probed := 0
+	err := p.Each(probe.NeedsConfirmation, func(e *probe.Exercised) bool {
+		for _, c := range e.Confirmations {
+			if !c.Approved {
+				continue
+			}
+			probed++
+			found := false
+			for _, rc := range e.Receipt.Confirmations {
+				found = found || rc.Action == c.Request.Action && rc.Approved && rc.Ticket == c.Ticket
+			}
+			if !found {
+				res := probe.Failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not carry that ticket", e.Action.ID, c.Request.Action, c.Ticket).
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+				o = &res
+				return false
+			}
+		}
+		return probed == 0
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if res, out, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied)); ok && len(res.Confirmations) > 0 {
+		probed++
+		listed := false
+		for _, c := range res.Receipt.Confirmations {
+			listed = listed || c.Action == res.Call.ID && !c.Approved
+		}
+		if !listed {
+			return probe.Failf("%s: the host denied the confirmation, but the receipt's confirmations do not list it as not approved", res.Call.Describe).
+				With(probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations))
+		}
+	} else if !ok && out.Verdict == report.Fail {
+		return out
+	}
+	if probed == 0 {
+		return probe.NotProbed("no call of the run asked the host for confirmation").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+// markerSlack is room, past receipt.MaxDataChars, for the marker that says
+// how many characters a cut string of result.data left out
+// ("…[N more characters]", CONTRACT.md §2.6).
+const markerSlack = 40
+
+func dataProblem(v any, depth int, path string) string {
+	if depth > receipt.MaxDataDepth+1 {
+		return fmt.Sprintf("%s is nested deeper than %d levels", params.PathOr(path), receipt.MaxDataDepth)
+	}
+	switch x := v.(type) {
+	case string:
+		n := len([]rune(x))
+		if n > receipt.MaxDataChars+markerSlack {
+			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", params.PathOr(path), n, receipt.MaxDataChars)
+		}
+		if n > receipt.MaxDataChars && !strings.ContainsAny(string([]rune(x)[receipt.MaxDataChars:]), "0123456789") {
+			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", params.PathOr(path), receipt.MaxDataChars)
+		}
+	case []any:
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
+		}
+		if len(x) == receipt.MaxDataEntries+1 && !isMarker(x[receipt.MaxDataEntries]) {
+			return fmt.Sprintf("%s holds %d entries, but its last is not a marker saying how many were left out", params.PathOr(path), len(x))
+		}
+		for i, e := range x {
+			if pr := dataProblem(e, depth+1, fmt.Sprintf("%s/%d", path, i)); pr != "" {
+				return pr
+			}
+		}
+	case map[string]any:
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if pr := dataProblem(x[k], depth+1, path+"/"+k); pr != "" {
+				return pr
+			}
+		}
+	}
+	return ""
+}
+
+// isMarker reports whether v is a marker that says how much was left out:
+// a string with a number in it.
+func isMarker(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.ContainsAny(s, "0123456789")
+}
+
+// DataBounded judges the data of function actions, reads first.
+func DataBounded(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	probed := 0
+	judge := func(e *probe.Exercised) bool {
+		if len(e.Receipt.Result.Data) == 0 {
+			return true
+		}
+		probed++
+		var v any
+		if err := json.Unmarshal(e.Receipt.Result.Data, &v); err != nil {
+			res := probe.Failf("%s: data is not JSON: %v", e.Action.ID, err)
+			o = &res
+			return false
+		}
+		if pr := dataProblem(v, 0, ""); pr != "" {
+			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
+		return true
+	}
+	isFunc := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction }
+	err := p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsRead(a) }, judge)
+	if err == nil && o == nil {
+		err = p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsWrite(a) }, judge)
+	}
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if probed == 0 {
+		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+// ExpectOnlyWhenVerified: a receipt whose expectation was not
+// observed (EXPECTATION_FAILED, from the manifest's scenarios) carries no
+// expect, and a receipt of an action whose snapshot declares an
+// expectation reports that one and no other. (An action whose snapshot
+// shows none may declare one that depends on its arguments, so its
+// receipts cannot be judged from outside.)
+func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
+	judged := 0
+	for _, sc := range p.Manifest().ExpectationFailures {
+		r, o := p.Scenario(sc, "expectationFailures")
+		if o != nil {
+			return *o
+		}
+		if r.Code() != receipt.CodeExpectationFailed {
+			continue // verify.expectation-failed's violation
+		}
+		judged++
+		if r.Result.Expect != "" {
+			return probe.Failf("%s: the expectation was not observed (EXPECTATION_FAILED), but the receipt reports expect %q", sc.Action, r.Result.Expect).
+				With(probe.ReceiptEvidence("receipt", r))
+		}
+	}
+	o, n := p.JudgeEach(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		if got := e.Receipt.Result.Expect; got != "" && got != e.Action.Expect {
+			return true, fmt.Sprintf("the receipt reports expect %q, but the action declares %q", got, e.Action.Expect)
+		}
+		return true, ""
+	})
+	return p.Judged(o, n+judged, "needs a manifest entry under expectationFailures, or an action whose snapshot declares an expectation")
+}
+
+func DataFunctionOnly(p *probe.Probe) probe.Outcome {
+	o, n := p.JudgeEach(func(a receipt.ActionInfo) bool { return a.Kind != receipt.KindFunction }, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		if len(e.Receipt.Result.Data) > 0 {
+			return true, fmt.Sprintf("the receipt of an action of kind %s carries data %s", e.Action.Kind, report.Clip(string(e.Receipt.Result.Data), 80))
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "no action of a kind other than function could be called successfully")
+}
+
+func FidelityReported(p *probe.Probe) probe.Outcome {
+	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		got := e.Receipt.Result.Fidelity
+		if e.Action.Kind != receipt.KindElement {
+			if got != "" {
+				return true, fmt.Sprintf("the receipt of an action of kind %s carries fidelity %q", e.Action.Kind, got)
+			}
+			return true, ""
+		}
+		// An action whose target was not in the page at load gets its
+		// fidelity when the call resolves the target (fidelity.assigned):
+		// the snapshot after the call tells it.
+		shown := e.Action.Fidelity
+		if shown == "" {
+			if a, ok := e.After.Snap.Action(e.Action.ID); ok {
+				shown = a.Fidelity
+			}
+		}
+		if shown == "" {
+			return false, "" // no snapshot tells the fidelity: fidelity.assigned's concern
+		}
+		want := shown
+		if want == receipt.FidelityHigh {
+			want = ""
+		}
+		if got != want {
+			return true, fmt.Sprintf("the snapshot gives the element action fidelity %q, the receipt reports %q (want it exactly when not high)", shown, got)
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "no action could be called successfully")
+}
+
+func LowFidelityWarning(p *probe.Probe) probe.Outcome {
+	low := func(a receipt.ActionInfo) bool {
+		return a.Kind == receipt.KindElement && a.Fidelity == receipt.FidelityLow
+	}
+	o, n := p.JudgeEach(low, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		if strings.TrimSpace(e.Receipt.Result.Warning) == "" {
+			return true, "a successful call of a low-fidelity element action carries no warning"
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "the page declares no element action of fidelity low that the probe can call")
+}
+
+// RiskClasses: every action carries a risk class, and each call asks
+// for confirmation exactly once when it needs one, and never otherwise.
+func RiskClasses(p *probe.Probe) probe.Outcome {
+	for _, a := range p.Base().Actions.Items {
+		switch a.Risk {
+		case receipt.RiskRead, receipt.RiskWrite, receipt.RiskDangerous:
+		default:
+			return probe.Failf("the snapshot gives %s the risk %q, want read, write or dangerous", a.ID, a.Risk)
+		}
+	}
+	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		// A flow step that turns out riskier than the flow asks again
+		// (policy.flow-reask): only the call's own requests count here.
+		asked := 0
+		for _, c := range e.Confirmations {
+			if c.Request.Step == "" {
+				asked++
+			}
+		}
+		if probe.NeedsConfirmation(e.Action) && asked != 1 {
+			return true, fmt.Sprintf("the action is %s (confirm %t) and the runtime asked for confirmation %d times, want once", e.Action.Risk, e.Action.Confirm, asked)
+		}
+		if !probe.NeedsConfirmation(e.Action) && asked != 0 {
+			return true, fmt.Sprintf("the action is %s and declares no confirmation, but the runtime asked %d times", e.Action.Risk, asked)
+		}
+		return true, ""
+	})
+	if o != nil {
+		o.Evidence = append(o.Evidence, probe.TextEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
+	}
+	return p.Judged(o, n, "no action could be called")
+}
+
+// Revision: every receipt carries revisions, they never go down, and
+// a call that changed the page model moves the revision.
+func Revision(p *probe.Probe) probe.Outcome {
+	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		rv := e.Receipt.Revision
+		switch {
+		case rv == nil:
+			return true, "the receipt has no revision"
+		case rv.After < rv.Before:
+			return true, fmt.Sprintf("revision went down, %d → %d", rv.Before, rv.After)
+		case e.After.Snap.Revision < e.Before.Snap.Revision:
+			return true, fmt.Sprintf("the snapshot's revision went down, %d → %d", e.Before.Snap.Revision, e.After.Snap.Revision)
+		case e.Receipt.Result.Changed != nil && e.Receipt.Result.Changed.Observed && rv.After <= rv.Before:
+			return true, fmt.Sprintf("changed.observed is true, but the revision stayed at %d → %d", rv.Before, rv.After)
+		}
+		return true, ""
+	})
+	return p.Judged(o, n, "no action could be called")
+}

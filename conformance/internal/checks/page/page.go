@@ -1,0 +1,148 @@
+package page
+
+import (
+	"fmt"
+
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of what the page declares: its snapshot and its runtime's global.
+
+// SnapshotValid: the run's first snapshot decoded strictly (a run
+// whose snapshot does not decode fails this rule before any check runs),
+// and so does one of a fresh page.
+func SnapshotValid(p *probe.Probe) probe.Outcome {
+	pg, err := p.Open("")
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if _, err := pg.Harness.TrySnapshot(); err != nil {
+		return probe.Failf("snapshot() of a fresh page: %s", probe.FirstLine(err.Error()))
+	}
+	return probe.Pass()
+}
+
+// Kinds: every action has one of the four kinds, and a call of every
+// kind the page declares passes the gates of stages 1 to 5: malformed
+// arguments fail INVALID_ARGS, and a denied confirmation fails
+// PERMISSION_DENIED, whatever the kind.
+func Kinds(p *probe.Probe) probe.Outcome {
+	for _, a := range p.Base().Actions.Items {
+		switch a.Kind {
+		case receipt.KindElement, receipt.KindFunction, receipt.KindFlow, receipt.KindHandoff:
+		default:
+			return probe.Failf("the snapshot gives %s the kind %q, want element, function, flow or handoff", a.ID, a.Kind).
+				With(probe.SnapshotEvidence("snapshot", p.Base()))
+		}
+	}
+	type gate struct {
+		what string
+		id   string
+		args any
+		want receipt.Code
+	}
+	var gates []gate
+	malformed, denied := map[receipt.Kind]bool{}, map[receipt.Kind]bool{}
+	for _, a := range p.Candidates() {
+		if !malformed[a.Kind] {
+			malformed[a.Kind] = true
+			gates = append(gates, gate{fmt.Sprintf("malformed arguments to %s (kind %s)", a.ID, a.Kind), a.ID, `{"unterminated`, receipt.CodeInvalidArgs})
+		}
+		if probe.NeedsConfirmation(a) && !denied[a.Kind] {
+			if args, err := p.ValidArgs(a, ""); err == nil {
+				denied[a.Kind] = true
+				gates = append(gates, gate{fmt.Sprintf("a denied call of %s (kind %s)", a.ID, a.Kind), a.ID, args, receipt.CodePermissionDenied})
+			}
+		}
+	}
+	if len(gates) == 0 {
+		return probe.NotProbed("the page declares no available action")
+	}
+	pg, err := p.Open("", glasstest.Deny())
+	if err != nil {
+		return probe.Broken(err)
+	}
+	var judged []string
+	for _, g := range gates {
+		if _, raw := g.args.(string); raw && p.Transport == glasstest.TransportWebMCP {
+			continue
+		}
+		r := pg.Do(g.id, g.args)
+		if r.Code() != g.want {
+			return probe.Failf("%s: want %s, %s", g.what, g.want, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+		}
+		judged = append(judged, g.what)
+	}
+	return probe.Pass().With(probe.TextEvidence("gates judged", judged...))
+}
+
+func Global(p *probe.Probe) probe.Outcome {
+	g := p.Global()
+	switch {
+	case !g.Frozen:
+		return probe.Failf("globalThis.glassRuntime is not frozen: a page script could replace its methods")
+	case g.Writable:
+		return probe.Failf("globalThis.glassRuntime is writable: a page script could replace the runtime")
+	}
+	for _, m := range []string{"ready", "snapshot", "execute", "resume"} {
+		if g.Functions[m] != "function" {
+			return probe.Failf("glassRuntime.%s is a %s, want a function", m, g.Functions[m])
+		}
+	}
+	return probe.Pass()
+}
+
+const limitedSnapshotScript = `async (limit) => {
+  const v = await globalThis.glassRuntime.snapshot({ limit: limit });
+  return typeof v === "string" ? v : JSON.stringify(v);
+}`
+
+// SnapshotBounded asks for a snapshot limited to two records and two
+// actions, and checks the bounded lists and their counts.
+func SnapshotBounded(p *probe.Probe) probe.Outcome {
+	base := p.Base()
+	if base.Records.Total < 3 && len(base.Actions.Items) < 3 {
+		return probe.NotProbed("the page has fewer than three records and three actions, too few to see a limit of two")
+	}
+	for _, s := range []*receipt.Snapshot{base} {
+		if len(s.Records.Items) > receipt.MaxSnapshotItems || len(s.Actions.Items) > receipt.MaxSnapshotItems {
+			return probe.Failf("the snapshot lists %d records and %d actions, over the bound of %d", len(s.Records.Items), len(s.Actions.Items), receipt.MaxSnapshotItems)
+		}
+	}
+	pg, err := p.Open("")
+	if err != nil {
+		return probe.Broken(err)
+	}
+	// The counts to expect come from the same page: an app may seed each
+	// page load differently.
+	full, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return probe.Broken(err)
+	}
+	v, err := pg.Harness.Evaluate(limitedSnapshotScript, 2)
+	if err != nil {
+		return probe.Failf("snapshot({limit: 2}) failed: %s", probe.FirstLine(err.Error()))
+	}
+	text, _ := v.(string)
+	s, err := receipt.DecodeSnapshot([]byte(text))
+	if err != nil {
+		return probe.Failf("snapshot({limit: 2}) is not a snapshot: %v", err)
+	}
+	ev := probe.SnapshotEvidence("snapshot({limit: 2})", s)
+	total, actions := full.Records.Total, len(full.Actions.Items)+full.Actions.Omitted
+	switch {
+	case len(s.Records.Items) > 2:
+		return probe.Failf("snapshot({limit: 2}) lists %d records", len(s.Records.Items)).With(ev)
+	case s.Records.Total != total:
+		return probe.Failf("snapshot({limit: 2}) gives records.total %d, want the full count %d", s.Records.Total, total).With(ev)
+	case len(s.Records.Items)+s.Records.Omitted != total:
+		return probe.Failf("snapshot({limit: 2}) lists %d records and counts %d omitted, want %d in all", len(s.Records.Items), s.Records.Omitted, total).With(ev)
+	case len(s.Actions.Items) > 2:
+		return probe.Failf("snapshot({limit: 2}) lists %d actions", len(s.Actions.Items)).With(ev)
+	case len(s.Actions.Items)+s.Actions.Omitted != actions:
+		return probe.Failf("snapshot({limit: 2}) lists %d actions and counts %d omitted, want %d in all", len(s.Actions.Items), s.Actions.Omitted, actions).With(ev)
+	}
+	return probe.Pass()
+}

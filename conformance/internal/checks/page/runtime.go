@@ -1,0 +1,512 @@
+package page
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of runtime rules that look at the runtime's global directly
+// (protocol.ready, protocol.no-throw), at what the page declares
+// (fidelity.assigned), or at what a handler received and how often it ran
+// (args.normalised, envelope.no-auto-retry).
+
+// readyWatch runs before any page script: it catches the moment the
+// runtime installs its global (Object.defineProperty on globalThis, as
+// CONTRACT.md §6.1 has it), calls ready() at once, as the earliest host
+// could, and on resolution records how many actions the snapshot lists.
+const readyWatch = `(() => {
+  const seen = { hooked: false, promise: false, resolved: false, actions: -1, error: "" };
+  Object.defineProperty(globalThis, "__glassReadyWatch", { value: seen, enumerable: false });
+  const define = Object.defineProperty;
+  const watch = (rt) => {
+    if (seen.hooked || !rt || typeof rt.ready !== "function") return;
+    seen.hooked = true;
+    Object.defineProperty = define;
+    let p;
+    try { p = rt.ready(); } catch (e) { seen.error = "ready() threw: " + String(e && e.message); return; }
+    seen.promise = !!p && typeof p.then === "function";
+    if (!seen.promise) return;
+    p.then(() => {
+      seen.resolved = true;
+      try {
+        Promise.resolve(rt.snapshot()).then((s) => {
+          const o = typeof s === "string" ? JSON.parse(s) : s;
+          seen.actions = o && o.actions && Array.isArray(o.actions.items) ? o.actions.items.length : 0;
+        }, (e) => { seen.error = "snapshot() rejected: " + String(e && e.message); });
+      } catch (e) { seen.error = "snapshot() threw: " + String(e && e.message); }
+    }, (e) => { seen.error = "ready() rejected: " + String(e && e.message); });
+  };
+  Object.defineProperty = function (o, k, d) {
+    const r = define.call(Object, o, k, d);
+    if (o === globalThis && k === "glassRuntime") watch(globalThis.glassRuntime);
+    return r;
+  };
+})();`
+
+type readySeen struct {
+	Hooked   bool   `json:"hooked"`
+	Promise  bool   `json:"promise"`
+	Resolved bool   `json:"resolved"`
+	Actions  int    `json:"actions"`
+	Error    string `json:"error"`
+}
+
+// Ready: ready() returns a promise, and when it resolves — even for a
+// host that calls it the moment the runtime's global appears, before the
+// page has declared anything — the snapshot lists the declared actions.
+func Ready(p *probe.Probe) probe.Outcome {
+	declared := len(p.Base().Actions.Items)
+	pg, err := p.Open("")
+	if err != nil {
+		return probe.Broken(err)
+	}
+	pw := pg.Harness.Playwright()
+	script := readyWatch
+	if err := pw.Context().AddInitScript(playwright.Script{Content: &script}); err != nil {
+		return probe.Broken(err)
+	}
+	if _, err := pw.Reload(); err != nil {
+		return probe.Broken(err)
+	}
+	var seen readySeen
+	deadline := time.Now().Add(p.CallTimeout())
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v, err := pg.Harness.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)", nil)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		text, _ := v.(string)
+		_ = json.Unmarshal([]byte(text), &seen)
+		if seen.Error != "" || seen.Actions >= 0 || (seen.Hooked && !seen.Promise) || time.Now().After(deadline) {
+			break
+		}
+		if !seen.Hooked {
+			// A runtime that does not install its global with
+			// Object.defineProperty is not watched from its install; the
+			// host's own wait still is (below).
+			if ok, _ := pg.Harness.Evaluate("document.readyState === 'complete'", nil); ok == true {
+				break
+			}
+		}
+		<-tick.C
+	}
+	ev := probe.TextEvidence("how ready() was probed", "called the moment the runtime installed globalThis.glassRuntime, before the page's own scripts declared anything")
+	switch {
+	case seen.Error != "":
+		return probe.Failf("%s", seen.Error).With(ev)
+	case seen.Hooked && !seen.Promise:
+		return probe.Failf("ready() did not return a promise").With(ev)
+	case seen.Hooked && !seen.Resolved:
+		return probe.Failf("ready() did not resolve within %s of the runtime's install", p.CallTimeout()).With(ev)
+	case seen.Hooked && seen.Actions < 0:
+		return probe.Failf("ready() resolved, but the snapshot taken then did not come back within %s", p.CallTimeout()).With(ev)
+	case seen.Hooked && seen.Actions == 0 && declared > 0:
+		return probe.Failf("ready() resolved before the page declared its model: the snapshot taken then lists no action, the page declares %d", declared).With(ev)
+	}
+	// Called again on the loaded page, ready() resolves at once to true.
+	v, err := pg.Harness.Evaluate(`async () => {
+  const p = globalThis.glassRuntime.ready();
+  if (!p || typeof p.then !== "function") return "no promise";
+  return String(await p);
+}`, nil)
+	if err != nil {
+		return probe.Failf("ready() on the loaded page: %s", probe.FirstLine(err.Error()))
+	}
+	if v != "true" {
+		return probe.Failf("ready() on the loaded page gave %v, want a promise of true", v)
+	}
+	if !seen.Hooked {
+		return probe.Pass().With(probe.TextEvidence("not judged", "the runtime did not install its global with Object.defineProperty, so ready() was not called before the page declared its model"))
+	}
+	return probe.Pass().With(ev, probe.TextEvidence("actions listed when ready() resolved", fmt.Sprint(seen.Actions)))
+}
+
+// noThrowScript calls execute and resume directly, with inputs for which
+// the contract names a failure, and reports for each whether it threw,
+// rejected, or answered with something that carries the protocol.
+const noThrowScript = `async ([calls]) => {
+  const rt = globalThis.glassRuntime;
+  const out = [];
+  for (const c of calls) {
+    let p;
+    try {
+      p = c.method === "resume" ? rt.resume(c.id, c.options) : rt.execute(c.id, c.args, c.options);
+    } catch (e) {
+      out.push({ what: c.what, threw: String(e && e.message).slice(0, 200) });
+      continue;
+    }
+    try {
+      const r = await p;
+      const o = typeof r === "string" ? JSON.parse(r) : r;
+      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "" });
+    } catch (e) {
+      out.push({ what: c.what, rejected: String(e && e.message).slice(0, 200) });
+    }
+  }
+  return JSON.stringify(out);
+}`
+
+type noThrowCall struct {
+	What    string `json:"what"`
+	Method  string `json:"method"`
+	ID      string `json:"id"`
+	Args    any    `json:"args"`
+	Options any    `json:"options"`
+}
+
+type noThrowAnswer struct {
+	What     string `json:"what"`
+	Threw    string `json:"threw"`
+	Rejected string `json:"rejected"`
+	Protocol string `json:"protocol"`
+	Code     string `json:"code"`
+}
+
+// NoThrow calls execute and resume on a fresh page with inputs the
+// contract names failures for; each must come back as a receipt.
+func NoThrow(p *probe.Probe) probe.Outcome {
+	unknown, _ := probe.PlanUnknown(p)
+	calls := []noThrowCall{
+		{What: "execute of an undeclared id", Method: "execute", ID: unknown.ID, Args: "{}"},
+		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
+		{What: "resume with no handle at all", Method: "resume"},
+	}
+	if c := p.Candidates(); len(c) > 0 {
+		id := c[0].ID
+		calls = append(calls,
+			noThrowCall{What: "execute of " + id + " with arguments that are not JSON", Method: "execute", ID: id, Args: `{"unterminated`},
+			noThrowCall{What: "execute of " + id + " with arguments that are a JSON array", Method: "execute", ID: id, Args: `[1, 2]`},
+			noThrowCall{What: "execute of " + id + " with a placeholder for a sensitive value the host never gave", Method: "execute", ID: id, Args: `{"glassProbe": {"$sensitive": "glass-probe-never-given"}}`},
+			noThrowCall{What: "execute of " + id + " with a stale expected revision", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": 987654321}},
+			noThrowCall{What: "execute of " + id + " with an expected revision that is not a non-negative integer", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": -1}},
+		)
+	}
+	pg, err := p.Open("", glasstest.Deny())
+	if err != nil {
+		return probe.Broken(err)
+	}
+	v, err := pg.Harness.Evaluate(noThrowScript, []any{probe.Plain(calls)})
+	if err != nil {
+		return probe.Broken(err)
+	}
+	text, _ := v.(string)
+	var answers []noThrowAnswer
+	if err := json.Unmarshal([]byte(text), &answers); err != nil {
+		return probe.Broken(err)
+	}
+	var judged []string
+	for _, a := range answers {
+		switch {
+		case a.Threw != "":
+			return probe.Failf("%s: the runtime threw instead of returning a receipt (%s)", a.What, a.Threw)
+		case a.Rejected != "":
+			return probe.Failf("%s: the runtime's promise rejected instead of resolving to a receipt (%s)", a.What, a.Rejected)
+		case a.Protocol != receipt.Protocol:
+			return probe.Failf("%s: the runtime answered with something that is not a receipt (protocol %q)", a.What, a.Protocol)
+		}
+		code := a.Code
+		if code == "" {
+			code = "ok"
+		}
+		judged = append(judged, a.What+" → "+code)
+	}
+	return probe.Pass().With(probe.TextEvidence("calls made on the runtime's global", judged...))
+}
+
+// FidelityAssigned: every element action the page declares carries a
+// fidelity of high, auto or low, the same one in a fresh page's snapshot,
+// or none yet: a target that is not in the page at registration (a row a
+// virtual list has not rendered) cannot be inspected, and the runtime
+// assigns the fidelity when the target first resolves. A successful call
+// resolves it, so after one the snapshot must show a fidelity, and the one
+// it showed before if it showed one. No action of another kind carries one.
+func FidelityAssigned(p *probe.Probe) probe.Outcome {
+	pg, err := p.Open("")
+	if err != nil {
+		return probe.Broken(err)
+	}
+	fresh, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return probe.Broken(err)
+	}
+	var assigned, pending []string
+	for _, a := range p.Base().Actions.Items {
+		if a.Kind != receipt.KindElement {
+			if a.Fidelity != "" {
+				return probe.Failf("%s is of kind %s, but the snapshot gives it fidelity %q", a.ID, a.Kind, a.Fidelity)
+			}
+			continue
+		}
+		if a.Fidelity == "" {
+			pending = append(pending, a.ID)
+			continue
+		}
+		if !validFidelity(a.Fidelity) {
+			return probe.Failf("the element action %s has fidelity %q in the snapshot, want high, auto or low", a.ID, a.Fidelity)
+		}
+		if b, ok := fresh.Action(a.ID); ok && b.Fidelity != a.Fidelity {
+			return probe.Failf("the element action %s has fidelity %q in one snapshot and %q in another of the same page", a.ID, a.Fidelity, b.Fidelity)
+		}
+		assigned = append(assigned, a.ID)
+	}
+	isElement := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindElement }
+	var called []string
+	o, _ := p.JudgeEach(isElement, func(e *probe.Exercised) (bool, string) {
+		if !e.Receipt.Result.OK {
+			return false, ""
+		}
+		after, ok := e.After.Snap.Action(e.Action.ID)
+		if !ok {
+			return false, "" // the call removed its own action (a row it deleted)
+		}
+		switch {
+		case after.Fidelity == "":
+			return true, "the call succeeded, so its target resolved, but the snapshot after it still gives the element action no fidelity"
+		case !validFidelity(after.Fidelity):
+			return true, fmt.Sprintf("the snapshot after the call gives the element action fidelity %q, want high, auto or low", after.Fidelity)
+		case e.Action.Fidelity != "" && after.Fidelity != e.Action.Fidelity:
+			return true, fmt.Sprintf("the element action has fidelity %q before the call and %q after it: a fidelity, once assigned, is fixed", e.Action.Fidelity, after.Fidelity)
+		}
+		called = append(called, fmt.Sprintf("%s: %s after a successful call", e.Action.ID, after.Fidelity))
+		return true, ""
+	})
+	if o != nil {
+		return *o
+	}
+	if len(assigned) == 0 && len(called) == 0 {
+		if len(pending) == 0 {
+			return probe.NotProbed("the page declares no element action")
+		}
+		return probe.NotProbed("no element action has a fidelity yet (none of their targets is in the page at load) and no call of one succeeded").
+			With(probe.TextEvidence("without a fidelity yet", pending...))
+	}
+	res := probe.Pass().With(probe.TextEvidence("element actions with a fidelity from the first snapshot", fmt.Sprint(len(assigned))))
+	if len(pending) > 0 {
+		res = res.With(probe.TextEvidence("without a fidelity yet (their targets are not in the page at load)", pending...))
+	}
+	if len(called) > 0 {
+		res = res.With(probe.TextEvidence("fidelity after a call", called...))
+	}
+	return res
+}
+
+func validFidelity(f receipt.Fidelity) bool {
+	switch f {
+	case receipt.FidelityHigh, receipt.FidelityAuto, receipt.FidelityLow:
+		return true
+	}
+	return false
+}
+
+// ArgsNormalised calls each function action whose params declare
+// defaults with the defaulted members left out; where the handler returns
+// the arguments it received (its data holds every argument passed), the
+// defaults must be there too.
+func ArgsNormalised(p *probe.Probe) probe.Outcome {
+	var judged, notEcho []string
+	for _, a := range p.Base().Actions.Items {
+		if a.Kind != receipt.KindFunction || !a.Available || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		s, err := params.ParseSchema(a.Params)
+		if err != nil {
+			continue
+		}
+		var declared struct {
+			Properties map[string]struct {
+				Default json.RawMessage `json:"default"`
+			} `json:"properties"`
+		}
+		if json.Unmarshal(a.Params, &declared) != nil {
+			continue
+		}
+		defaults := map[string]any{}
+		for k, prop := range declared.Properties {
+			if len(prop.Default) > 0 && !slices.Contains(s.Required, k) {
+				var d any
+				if json.Unmarshal(prop.Default, &d) == nil {
+					defaults[k] = d
+				}
+			}
+		}
+		if len(defaults) == 0 {
+			continue
+		}
+		secret := probe.NewSecret()
+		args, err := p.ValidArgs(a, secret)
+		if err != nil {
+			continue
+		}
+		for k := range defaults {
+			delete(args, k)
+		}
+		opts := []glasstest.Option{glasstest.Approve()}
+		if probe.UsesSecret(args) {
+			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, secret))
+		}
+		pg, err := p.Open("", opts...)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r := pg.Do(a.ID, args)
+		if !r.Result.OK {
+			notEcho = append(notEcho, fmt.Sprintf("%s: %s", a.ID, probe.Got(r)))
+			continue
+		}
+		var data map[string]any
+		if json.Unmarshal(r.Result.Data, &data) != nil || !echoes(data, args) {
+			notEcho = append(notEcho, a.ID+": its data is not the arguments it received")
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(defaults)) {
+			if !reflect.DeepEqual(data[k], defaults[k]) {
+				return probe.Failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, probe.JSONText(defaults[k]), probe.JSONText(data[k])).
+					With(probe.ReceiptEvidence("receipt", r))
+			}
+		}
+		judged = append(judged, a.ID)
+	}
+	if len(judged) == 0 {
+		why := "the page declares no function action whose params declare a default and whose data returns the arguments it received"
+		if len(notEcho) > 0 {
+			why += " (" + strings.Join(notEcho, "; ") + ")"
+		}
+		return probe.NotProbed(why)
+	}
+	return probe.Pass().With(probe.TextEvidence("actions judged", judged...))
+}
+
+// echoes reports whether data holds every argument passed, unchanged (a
+// sensitive placeholder's value is masked, so it is not compared).
+func echoes(data map[string]any, args map[string]any) bool {
+	if data == nil {
+		return false
+	}
+	for k, v := range args {
+		got, ok := data[k]
+		if !ok {
+			return false
+		}
+		if _, secret := v.(map[string]string); secret {
+			continue
+		}
+		if !reflect.DeepEqual(probe.Plain(v), got) {
+			return false
+		}
+	}
+	return true
+}
+
+// handlerRuns is the page's count of handler runs: a fixture page may
+// expose globalThis.glassHandlerRuns, an object mapping action ids to how
+// many times their handler ran.
+const handlerRuns = `JSON.stringify(globalThis.glassHandlerRuns && typeof globalThis.glassHandlerRuns === "object" ? globalThis.glassHandlerRuns : null)`
+
+func readRuns(pg *probe.Page) (map[string]float64, error) {
+	v, err := pg.Harness.Evaluate(handlerRuns, nil)
+	if err != nil {
+		return nil, err
+	}
+	text, _ := v.(string)
+	var m map[string]float64
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// NoAutoRetry makes the manifest's failing calls (a handler that
+// throws, an expectation that fails) and the exercise's calls of actions
+// the page counts, on pages that count their handlers' runs: one call may
+// run a handler at most once.
+func NoAutoRetry(p *probe.Probe) probe.Outcome {
+	type call struct {
+		url, action string
+		args        any
+		opts        []glasstest.Option
+	}
+	var calls []call
+	for _, sc := range append(append([]manifest.Scenario(nil), p.Manifest().ExecutionFailures...), p.Manifest().ExpectationFailures...) {
+		var args any
+		if sc.Args != nil {
+			args = sc.Args
+		}
+		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.Option{glasstest.Approve(), glasstest.ExpectTimeout(probe.ScenarioExpectTimeout)}})
+	}
+	plan, _ := p.ExercisePlan()
+	for _, pl := range plan {
+		opts := []glasstest.Option{glasstest.Approve()}
+		if pl.Secret != "" {
+			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
+		}
+		calls = append(calls, call{action: pl.Action.ID, args: pl.Args, opts: opts})
+	}
+	var judged []string
+	counted := false
+	// A page that does not count its handlers' runs at one address will
+	// not on the next page opened there: one look per address, instead of
+	// a fresh page for every call only to find no count.
+	uncounted := map[string]bool{}
+	for _, c := range calls {
+		if uncounted[c.url] {
+			continue
+		}
+		pg, err := p.Open(c.url, c.opts...)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		before, err := readRuns(pg)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if before == nil {
+			uncounted[c.url] = true
+			continue
+		}
+		counted = true
+		r := pg.Do(c.action, c.args)
+		after, err := readRuns(pg)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if after == nil {
+			continue
+		}
+		if _, ok := after[c.action]; !ok {
+			continue // the page does not count this action's handler
+		}
+		if n := after[c.action] - before[c.action]; n > 1 {
+			return probe.Failf("one call of %s (%s) ran its handler %v times", c.action, probe.OutcomeCode(r), n).With(probe.ReceiptEvidence("receipt", r))
+		}
+		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), probe.OutcomeCode(r), after[c.action]-before[c.action]))
+	}
+	switch {
+	case !counted:
+		return probe.NotProbed("the page does not count its handlers' runs (a fixture page may expose globalThis.glassHandlerRuns, action id → runs)")
+	case len(judged) == 0:
+		return probe.NotProbed("the page counts no handler that the probes call")
+	}
+	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+}
+
+func scenarioNote(url string) string {
+	if url == "" {
+		return ""
+	}
+	return " on " + url
+}

@@ -1,0 +1,602 @@
+package stages
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of compound actions (flows): the step ledger, one diff for the
+// whole flow, the gates each step passes, a failed step, resuming, and the
+// confirmation a flow asks. Flows come from the page's snapshot (the
+// exercise calls every available one) and from the manifest's
+// flowFailures.
+
+func isFlow(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFlow }
+
+func riskRank(r receipt.Risk) int {
+	switch r {
+	case receipt.RiskDangerous:
+		return 2
+	case receipt.RiskWrite:
+		return 1
+	case receipt.RiskRead:
+		return 0
+	}
+	return -1
+}
+
+// flowCall is one call of a flow the manifest says fails at a step, made
+// once per run and transport, approved, between two witnesses.
+type flowCall struct {
+	sc            manifest.Scenario
+	flow          receipt.ActionInfo
+	r             *receipt.Receipt
+	before, after *probe.Witness
+}
+
+func (c *flowCall) where() string {
+	w := c.sc.Action
+	if c.sc.URL != "" {
+		w += " at " + c.sc.URL
+	}
+	return w + " (manifest flowFailures)"
+}
+
+// flowFailure makes the call of the manifest's flowFailures entry i.
+func flowFailure(p *probe.Probe, i int) (*flowCall, *probe.Outcome) {
+	sc := p.Manifest().FlowFailures[i]
+	type result struct {
+		c *flowCall
+		o *probe.Outcome
+	}
+	v, _ := p.Memo(fmt.Sprintf("%s|flowFailure|%d", p.Transport, i), func() (any, error) {
+		q := p.Sibling(p.Transport)
+		defer q.Close()
+		w, err := q.WatchedCall(sc.URL, sc.Action, scenarioArgs(sc), glasstest.Approve())
+		if err != nil {
+			o := probe.Broken(err)
+			return result{o: &o}, nil
+		}
+		flow, _ := w.Before.Snap.Action(sc.Action)
+		return result{c: &flowCall{sc: sc, flow: flow, r: w.Receipt, before: w.Before, after: w.After}}, nil
+	})
+	res := v.(result)
+	return res.c, res.o
+}
+
+func scenarioArgs(sc manifest.Scenario) any {
+	if sc.Args == nil {
+		return nil
+	}
+	return sc.Args
+}
+
+// flowReceipt is one receipt of a flow a check judges.
+type flowReceipt struct {
+	what    string
+	flow    receipt.ActionInfo
+	r       *receipt.Receipt
+	after   *receipt.Snapshot
+	resumed bool
+}
+
+// flowReceipts gathers the receipts of flows of the run: every flow the
+// exercise called, and every manifest flowFailures call.
+func flowReceipts(p *probe.Probe) ([]flowReceipt, *probe.Outcome) {
+	var out []flowReceipt
+	err := p.Each(isFlow, func(e *probe.Exercised) bool {
+		out = append(out, flowReceipt{what: e.Action.ID, flow: e.Action, r: e.Receipt, after: e.After.Snap})
+		return true
+	})
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, &o
+	}
+	for i := range p.Manifest().FlowFailures {
+		c, o := flowFailure(p, i)
+		if o != nil {
+			return nil, o
+		}
+		out = append(out, flowReceipt{what: c.where(), flow: c.flow, r: c.r, after: c.after.Snap})
+	}
+	return out, nil
+}
+
+// ledgerProblem judges a flow receipt's step ledger: one entry per
+// declared step, in order, each with its index, its action id and a known
+// outcome; ok (or skipped, in a resumed flow) up to the step that failed,
+// that step failed with its error, the rest pending.
+func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
+	r := fr.r
+	switch r.Code() {
+	case receipt.CodeNone, receipt.CodeStepFailed, receipt.CodeExpectationFailed:
+	default:
+		return "" // no step ran: the flow failed before its first step
+	}
+	steps := r.Result.Steps
+	if len(steps) == 0 {
+		return fmt.Sprintf("the receipt (%s) carries no result.steps", probe.OutcomeCode(r))
+	}
+	if n := len(fr.flow.Steps); n > 0 && len(steps) != n {
+		return fmt.Sprintf("result.steps lists %d steps, the snapshot declares %d", len(steps), n)
+	}
+	failedAt := -1
+	if r.Code() == receipt.CodeStepFailed && r.Result.Error.Step != nil {
+		failedAt = *r.Result.Error.Step
+	}
+	for i, st := range steps {
+		if st.Index != i {
+			return fmt.Sprintf("result.steps[%d] has index %d, want %d", i, st.Index, i)
+		}
+		if strings.TrimSpace(st.ID) == "" {
+			return fmt.Sprintf("result.steps[%d] names no action", i)
+		}
+		if i < len(fr.flow.Steps) {
+			if _, declared := base.Action(fr.flow.Steps[i]); declared && st.ID != fr.flow.Steps[i] {
+				return fmt.Sprintf("result.steps[%d] names %q, but the snapshot declares step %d as the action %q", i, st.ID, i, fr.flow.Steps[i])
+			}
+		}
+		if (st.Outcome == receipt.StepFailed) != (st.Error != nil) {
+			return fmt.Sprintf("result.steps[%d] has outcome %q and %s error", i, st.Outcome, map[bool]string{true: "an", false: "no"}[st.Error != nil])
+		}
+		var want []string
+		switch {
+		case r.Code() != receipt.CodeStepFailed:
+			want = []string{receipt.StepOK}
+		case i < failedAt:
+			want = []string{receipt.StepOK}
+		case i == failedAt:
+			want = []string{receipt.StepFailed}
+		default:
+			want = []string{receipt.StepPending}
+		}
+		if fr.resumed && (r.Code() != receipt.CodeStepFailed || i < failedAt) {
+			want = append(want, receipt.StepSkipped)
+		}
+		if !slices.Contains(want, st.Outcome) {
+			return fmt.Sprintf("result.steps[%d] (%s) has outcome %q, want %s (%s)", i, st.ID, st.Outcome, strings.Join(want, " or "), ledgerContext(r, failedAt))
+		}
+	}
+	return ""
+}
+
+func ledgerContext(r *receipt.Receipt, failedAt int) string {
+	if r.Code() == receipt.CodeStepFailed {
+		return fmt.Sprintf("the flow failed with STEP_FAILED at step %d", failedAt)
+	}
+	return "the flow " + map[bool]string{true: "succeeded", false: "failed with " + string(r.Code())}[r.Result.OK]
+}
+
+func FlowLedger(p *probe.Probe) probe.Outcome {
+	frs, o := flowReceipts(p)
+	if o != nil {
+		return *o
+	}
+	judged := 0
+	for _, fr := range frs {
+		if pr := ledgerProblem(fr, p.Base()); pr != "" {
+			return probe.Failf("%s: %s", fr.what, pr).With(probe.ReceiptEvidence("receipt", fr.r))
+		}
+		if len(fr.r.Result.Steps) > 0 {
+			judged++
+		}
+	}
+	if judged == 0 {
+		return probe.NotProbed("no call of a flow ran a step (the page declares no available flow the probe can call, and the manifest names no flowFailures)").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+// FlowOneDiff: a flow's changed spans the whole flow, from before its
+// first step to after its last, as the harness's own snapshots show.
+func FlowOneDiff(p *probe.Probe) probe.Outcome {
+	judged := 0
+	var o *probe.Outcome
+	judge := func(what string, e *probe.Exercised) bool {
+		if e.Receipt.Result.Changed == nil {
+			if e.Receipt.Result.OK {
+				res := probe.Failf("%s: the flow succeeded, but its receipt carries no changed", what).With(probe.ReceiptEvidence("receipt", e.Receipt))
+				o = &res
+				return false
+			}
+			return true
+		}
+		judged++
+		pr := probe.RecordsProblem(e)
+		if pr == "" && e.Receipt.Result.OK {
+			pr = probe.PartsProblem(e)
+		}
+		if pr != "" {
+			res := probe.Failf("%s: %s: the flow's changed is not the one difference from before its first step to after its last", what, pr).
+				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
+			o = &res
+			return false
+		}
+		return true
+	}
+	err := p.Each(isFlow, func(e *probe.Exercised) bool { return judge(e.Action.ID, e) })
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	for i := range p.Manifest().FlowFailures {
+		c, bad := flowFailure(p, i)
+		if bad != nil {
+			return *bad
+		}
+		if !judge(c.where(), &probe.Exercised{Action: c.flow, Receipt: c.r, Before: c.before, After: c.after}) {
+			return *o
+		}
+	}
+	if judged == 0 {
+		return probe.NotProbed("no call of a flow produced a receipt with changed").With(p.PlanNotes()...)
+	}
+	return probe.Pass()
+}
+
+// FlowStepGates: a step is resolved against the page as it is when
+// the step runs (a step whose action an earlier step declared is found),
+// and a step refused at a gate — resolution, arguments, availability,
+// confirmation — does not run.
+func FlowStepGates(p *probe.Probe) probe.Outcome {
+	frs, o := flowReceipts(p)
+	if o != nil {
+		return *o
+	}
+	var judged []string
+	for _, fr := range frs {
+		for _, st := range fr.r.Result.Steps {
+			if st.Outcome == receipt.StepOK {
+				if _, declared := p.Base().Action(st.ID); !declared {
+					judged = append(judged, fmt.Sprintf("%s: step %d found %s, which the page declared only once an earlier step ran", fr.what, st.Index, st.ID))
+				}
+			}
+			if st.Outcome != receipt.StepFailed || st.Error == nil || st.Error.Code != receipt.CodeActionNotFound {
+				continue
+			}
+			if _, declared := fr.after.Action(st.ID); declared {
+				return probe.Failf("%s: step %d reports ACTION_NOT_FOUND for %s, but the page declared %s when the flow stopped: the step was not resolved against the page as it was when it ran",
+					fr.what, st.Index, st.ID, st.ID).With(probe.ReceiptEvidence("receipt", fr.r), probe.SnapshotEvidence("snapshot after the call", fr.after))
+			}
+			judged = append(judged, fmt.Sprintf("%s: step %d's action %s is not declared: ACTION_NOT_FOUND", fr.what, st.Index, st.ID))
+		}
+	}
+	for i, sc := range p.Manifest().FlowFailures {
+		if sc.Code == "" {
+			continue
+		}
+		c, bad := flowFailure(p, i)
+		if bad != nil {
+			return *bad
+		}
+		st, pr := failedStep(c)
+		if pr == "" && st.Error.Code != sc.Code {
+			pr = fmt.Sprintf("step %d failed with %s, the manifest says %s", st.Index, st.Error.Code, sc.Code)
+		}
+		if pr == "" && sc.Code.Started() == receipt.StartedNo && st.Error.Started != "" && st.Error.Started != receipt.StartedNo {
+			pr = fmt.Sprintf("step %d was refused with %s, a gate before the step runs, but its error says started %q", st.Index, sc.Code, st.Error.Started)
+		}
+		if pr != "" {
+			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+		}
+		judged = append(judged, fmt.Sprintf("%s: step %d failed with %s, as the manifest says", c.where(), st.Index, sc.Code))
+	}
+	if len(judged) == 0 {
+		return probe.NotProbed("no flow of the run resolved a step its earlier steps declared or failed at a gate (the manifest's flowFailures can name one, with code)").With(p.PlanNotes()...)
+	}
+	return probe.Pass().With(probe.TextEvidence("steps judged", judged...))
+}
+
+// failedStep returns the ledger entry of the step a manifest flowFailures
+// call must fail at, or why the receipt is not that failure.
+func failedStep(c *flowCall) (receipt.Step, string) {
+	r := c.r
+	want := c.sc.Step - 1
+	if r.Code() != receipt.CodeStepFailed {
+		return receipt.Step{}, fmt.Sprintf("want STEP_FAILED at step %d (the manifest's step %d), %s", want, c.sc.Step, probe.Got(r))
+	}
+	if r.Result.Error.Step == nil || *r.Result.Error.Step != want {
+		return receipt.Step{}, fmt.Sprintf("STEP_FAILED names error.step %s, want %d (the manifest's step %d, counted from 1)", intPtrString(r.Result.Error.Step), want, c.sc.Step)
+	}
+	if want >= len(r.Result.Steps) || r.Result.Steps[want].Outcome != receipt.StepFailed || r.Result.Steps[want].Error == nil {
+		return receipt.Step{}, fmt.Sprintf("result.steps has no failed entry with its error at index %d", want)
+	}
+	return r.Result.Steps[want], ""
+}
+
+func intPtrString(p *int) string {
+	if p == nil {
+		return "missing"
+	}
+	return fmt.Sprint(*p)
+}
+
+// FlowStepFailed: a manifest flowFailures call fails with STEP_FAILED
+// at phase dispatch, names the failed step, and runs no step after it.
+func FlowStepFailed(p *probe.Probe) probe.Outcome {
+	scs := p.Manifest().FlowFailures
+	if len(scs) == 0 {
+		return probe.NotProbed("needs a manifest entry under flowFailures (see docs/manifest.md)")
+	}
+	for i := range scs {
+		c, o := flowFailure(p, i)
+		if o != nil {
+			return *o
+		}
+		if _, pr := failedStep(c); pr != "" {
+			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+		}
+		if c.r.FailurePhase() != receipt.PhaseDispatch {
+			return probe.Failf("%s: STEP_FAILED at phase %s, want dispatch", c.where(), c.r.FailurePhase()).With(probe.ReceiptEvidence("receipt", c.r))
+		}
+		for _, st := range c.r.Result.Steps[c.sc.Step:] {
+			if st.Outcome != receipt.StepPending {
+				return probe.Failf("%s: step %d (%s) comes after the step that failed, but its outcome is %q: the steps after a failed step must not run", c.where(), st.Index, st.ID, st.Outcome).
+					With(probe.ReceiptEvidence("receipt", c.r))
+			}
+		}
+	}
+	return probe.Pass()
+}
+
+// resume resumes handle on pg and records the receipt in the run.
+func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.Option) *receipt.Receipt {
+	r := pg.RuntimeAnswer(pg.Harness.Resume(handle, opts...))
+	pg.Probe().Record(probe.Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.Probe().Transport, What: "resume " + handle})
+	return r
+}
+
+// FlowResume: a manifest flowFailures call marked resume carries a
+// resume handle, and resuming it continues from the failed step: the
+// steps that succeeded before are reported skipped, not run again.
+func FlowResume(p *probe.Probe) probe.Outcome {
+	var scs []manifest.Scenario
+	for _, sc := range p.Manifest().FlowFailures {
+		if sc.Resume {
+			scs = append(scs, sc)
+		}
+	}
+	if len(scs) == 0 {
+		return probe.NotProbed("needs a manifest entry under flowFailures with resume: true (a step that fails once; see docs/manifest.md)")
+	}
+	for _, sc := range scs {
+		pg, err := p.Open(sc.URL, glasstest.Approve())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		base, err := pg.Harness.TrySnapshot()
+		if err != nil {
+			return probe.Broken(err)
+		}
+		flow, _ := base.Action(sc.Action)
+		c := &flowCall{sc: sc, flow: flow}
+		c.r = pg.Do(sc.Action, scenarioArgs(sc))
+		if _, pr := failedStep(c); pr != "" {
+			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+		}
+		handle := c.r.Result.Resume
+		if handle == "" {
+			return probe.Failf("%s: the STEP_FAILED receipt of a flow the manifest says can continue carries no result.resume", c.where()).With(probe.ReceiptEvidence("receipt", c.r))
+		}
+		r := resume(pg, handle, flow)
+		if !r.Result.OK {
+			return probe.Failf("%s: resuming %s: want the flow to continue from step %d and succeed, %s", c.where(), handle, sc.Step-1, probe.Got(r)).
+				With(probe.ReceiptEvidence("failed call", c.r), probe.ReceiptEvidence("resumed call", r))
+		}
+		first := c.r.Result.Steps
+		for i, st := range r.Result.Steps {
+			if i < len(first) && first[i].Outcome == receipt.StepOK && st.Outcome != receipt.StepSkipped {
+				return probe.Failf("%s: step %d (%s) succeeded in the failed call, but the resumed call reports it %q: a resumed flow must not run it again",
+					c.where(), i, st.ID, st.Outcome).With(probe.ReceiptEvidence("failed call", c.r), probe.ReceiptEvidence("resumed call", r))
+			}
+		}
+		if pr := ledgerProblem(flowReceipt{flow: flow, r: r, resumed: true}, base); pr != "" {
+			return probe.Failf("%s, resumed: %s", c.where(), pr).With(probe.ReceiptEvidence("resumed call", r))
+		}
+	}
+	return probe.Pass()
+}
+
+// unknownHandle is a resume handle no runtime issued.
+const unknownHandle = "glass-probe-no-such-handle"
+
+// FlowResumeUnknown: resuming a handle the runtime never issued, or
+// one already resumed, fails ACTION_NOT_FOUND at target_resolution.
+func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
+	pg, err := p.Open("", glasstest.Approve())
+	if err != nil {
+		return probe.Broken(err)
+	}
+	want := func(what string, r *receipt.Receipt, ev ...report.Evidence) *probe.Outcome {
+		if r.Code() != receipt.CodeActionNotFound || r.FailurePhase() != receipt.PhaseTargetResolution {
+			o := probe.Failf("resume of %s: want ACTION_NOT_FOUND at phase target_resolution, %s", what, probe.Got(r)).With(append(ev, probe.ReceiptEvidence("receipt", r))...)
+			return &o
+		}
+		return nil
+	}
+	if o := want("a handle the runtime never issued", resume(pg, unknownHandle, receipt.ActionInfo{})); o != nil {
+		return *o
+	}
+	judged := []string{"a handle the runtime never issued"}
+	for _, sc := range p.Manifest().FlowFailures {
+		if !sc.Resume {
+			continue
+		}
+		q, err := p.Open(sc.URL, glasstest.Approve())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		flow, _ := p.Base().Action(sc.Action)
+		r := q.Do(sc.Action, scenarioArgs(sc))
+		if r.Result.Resume == "" {
+			continue // flow.resume's violation
+		}
+		again := resume(q, r.Result.Resume, flow)
+		if !again.Result.OK {
+			continue // flow.resume's violation
+		}
+		if o := want("a handle already resumed", resume(q, r.Result.Resume, flow), probe.ReceiptEvidence("first resume", again)); o != nil {
+			return *o
+		}
+		judged = append(judged, "a handle of "+sc.Action+" already resumed")
+		break
+	}
+	return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
+}
+
+// FlowHighestRisk: a flow's snapshot risk is at least that of its
+// riskiest declared step, and a flow that needs confirmation asks once, as
+// the flow, at that risk, before its first step runs (the call is denied:
+// nothing may change).
+func FlowHighestRisk(p *probe.Probe) probe.Outcome {
+	var judged []string
+	for _, f := range p.Base().Actions.Items {
+		if !isFlow(f) || !f.Available {
+			continue
+		}
+		want, wantConfirm, riskiest := receipt.RiskRead, false, ""
+		for _, id := range f.Steps {
+			s, ok := p.Base().Action(id)
+			if !ok || s.Kind == receipt.KindHandoff {
+				continue
+			}
+			if riskRank(s.Risk) > riskRank(want) {
+				want, riskiest = s.Risk, id
+			}
+			wantConfirm = wantConfirm || probe.NeedsConfirmation(s)
+		}
+		if riskRank(f.Risk) < riskRank(want) {
+			return probe.Failf("the snapshot gives the flow %s the risk %q, but its step %s is %s: a flow is confirmed at the highest risk its declared steps resolve to", f.ID, f.Risk, riskiest, want)
+		}
+		if wantConfirm && !probe.NeedsConfirmation(f) {
+			return probe.Failf("the flow %s has a step that needs confirmation, but the snapshot says the flow needs none (risk %q, confirm false)", f.ID, f.Risk)
+		}
+		if !probe.NeedsConfirmation(f) {
+			continue
+		}
+		args, err := p.ValidArgs(f, "")
+		if err != nil {
+			continue
+		}
+		w, err := p.WatchedCall("", f.ID, args, glasstest.Deny())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r, asked := w.Receipt, w.Page.Harness.Confirmations()
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked)}
+		switch {
+		case len(asked) != 1:
+			return probe.Failf("the flow %s needs confirmation and the host denied it: want one confirmation request, the runtime asked %d", f.ID, len(asked)).With(ev...)
+		case asked[0].Request.Step != "":
+			return probe.Failf("the flow %s asked for confirmation at its step %s, not once for the flow before its first step", f.ID, asked[0].Request.Step).With(ev...)
+		case riskRank(asked[0].Request.Risk) < riskRank(f.Risk) || riskRank(asked[0].Request.Risk) < riskRank(want):
+			return probe.Failf("the flow %s asked for confirmation at risk %q, want %q (its riskiest declared step)", f.ID, asked[0].Request.Risk, maxRisk(f.Risk, want)).With(ev...)
+		case r.Code() != receipt.CodePermissionDenied:
+			return probe.Failf("the host denied the flow %s: want PERMISSION_DENIED, %s", f.ID, probe.Got(r)).With(ev...)
+		}
+		if d := probe.Unchanged(w.Before, w.After, w.DOMWitness); len(d) > 0 {
+			return probe.Failf("the host denied the flow %s, but the page changed: a step ran before the confirmation: %s", f.ID, d[0]).With(append(ev, probe.TextEvidence("what changed", d...))...)
+		}
+		judged = append(judged, fmt.Sprintf("%s: asked once at %s", f.ID, asked[0].Request.Risk))
+	}
+	if len(judged) == 0 {
+		return probe.NotProbed("the page declares no available flow that needs confirmation (with arguments the probe can build)")
+	}
+	return probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+}
+
+func maxRisk(a, b receipt.Risk) receipt.Risk {
+	if riskRank(a) >= riskRank(b) {
+		return a
+	}
+	return b
+}
+
+// FlowReask calls each flow with a step the snapshot cannot resolve
+// yet, approving the flow's own confirmation and denying every step's: a
+// step that turns out riskier than what was approved must be asked for,
+// and the denial must stop the flow with STEP_FAILED before the step runs.
+func FlowReask(p *probe.Probe) probe.Outcome {
+	var judged []string
+	for _, f := range p.Base().Actions.Items {
+		if !isFlow(f) || !f.Available || p.Manifest().Skips(f.ID) {
+			continue
+		}
+		late := false
+		for _, id := range f.Steps {
+			if _, ok := p.Base().Action(id); !ok {
+				late = true
+			}
+		}
+		if !late {
+			continue
+		}
+		args, err := p.ValidArgs(f, "")
+		if err != nil {
+			continue
+		}
+		w, err := p.WatchedCall("", f.ID, args, glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" }))
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r, after, asked := w.Receipt, w.After, w.Page.Harness.Confirmations()
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked)}
+		covered := -1
+		for _, c := range asked {
+			if c.Request.Step == "" && c.Approved {
+				covered = max(covered, riskRank(c.Request.Risk))
+			}
+		}
+		for _, st := range r.Result.Steps {
+			s, ok := after.Snap.Action(st.ID)
+			if !ok {
+				s, ok = p.Base().Action(st.ID)
+			}
+			if !ok || !probe.NeedsConfirmation(s) || riskRank(s.Risk) <= covered {
+				continue
+			}
+			// The step turned out riskier than what the flow's
+			// confirmation covered.
+			if st.Outcome == receipt.StepOK {
+				return probe.Failf("the flow %s ran its step %s (%s) without asking for confirmation again: the flow's confirmation covered %s", f.ID, st.ID, s.Risk, coveredText(covered)).
+					With(append(ev, probe.SnapshotEvidence("snapshot after the call", after.Snap))...)
+			}
+			if st.Outcome != receipt.StepFailed {
+				continue
+			}
+			askedStep := false
+			for _, c := range asked {
+				askedStep = askedStep || c.Request.Step == st.ID && !c.Approved
+			}
+			switch {
+			case !askedStep:
+				return probe.Failf("the flow %s stopped at its step %s (%s) without asking the host to confirm it", f.ID, st.ID, s.Risk).With(ev...)
+			case r.Code() != receipt.CodeStepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied:
+				return probe.Failf("the host denied the flow %s's step %s: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, st.ID, probe.Got(r)).With(ev...)
+			}
+			judged = append(judged, fmt.Sprintf("%s: step %s (%s) asked again, denied, flow stopped", f.ID, st.ID, s.Risk))
+		}
+	}
+	if len(judged) == 0 {
+		return probe.NotProbed("no flow of the page has a step that turned out riskier than the flow's confirmation covered (a step the snapshot cannot resolve before the flow runs)")
+	}
+	return probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+}
+
+func coveredText(rank int) string {
+	switch rank {
+	case 2:
+		return "dangerous"
+	case 1:
+		return "write"
+	case 0:
+		return "read"
+	}
+	return "nothing (the flow asked for no confirmation)"
+}

@@ -1,0 +1,566 @@
+package stages
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Checks of hand-offs, of revealing a target (stage 5), and of when the
+// runtime takes its snapshots and how long it waits (stages 6 to 8).
+
+// ---- hand-offs ---------------------------------------------------------------
+
+// handoffTarget is one hand-off the probes call: every available hand-off
+// the snapshot declares, and every one the manifest names.
+type handoffTarget struct {
+	action receipt.ActionInfo
+	url    string
+	args   any
+	// outcomes are how the host answers, one call each.
+	outcomes []string
+}
+
+func (h handoffTarget) where() string {
+	if h.url != "" {
+		return h.action.ID + " at " + h.url
+	}
+	return h.action.ID
+}
+
+func handoffTargets(p *probe.Probe) ([]handoffTarget, []string) {
+	var out []handoffTarget
+	var why []string
+	for _, a := range p.Base().Actions.Items {
+		if a.Kind != receipt.KindHandoff || !a.Available {
+			continue
+		}
+		if p.Manifest().Skips(a.ID) {
+			// A manifest's handoffs entry is still called: naming it is
+			// asking for it.
+			why = append(why, a.ID+": skipped by the manifest")
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		out = append(out, handoffTarget{action: a, args: args, outcomes: manifest.HandoffOutcomes})
+	}
+	for _, sc := range p.Manifest().Handoffs {
+		a, _ := p.Base().Action(sc.Action)
+		a.ID = sc.Action
+		out = append(out, handoffTarget{action: a, url: sc.URL, args: scenarioArgs(sc), outcomes: []string{sc.Outcome}})
+	}
+	return out, why
+}
+
+// handoffCall is one call of a hand-off, the host answering outcome
+// without the user doing anything, between two witnesses.
+type handoffCall struct {
+	*probe.Watched
+	confirmations []glasstest.ConfirmationRecord
+	handoffs      []glasstest.HandoffRecord
+}
+
+// handoffExpectTimeout shortens the wait for a hand-off's check after a
+// "completed" the user never performed.
+const handoffExpectTimeout = 400 * time.Millisecond
+
+func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|handoff|%s|%s|%s", p.Transport, h.action.ID, h.url, answer), func() (any, error) {
+		q := p.Sibling(p.Transport)
+		defer q.Close()
+		w, err := q.WatchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
+			glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }))
+		if err != nil {
+			return nil, err
+		}
+		return &handoffCall{Watched: w, confirmations: w.Page.Harness.Confirmations(), handoffs: w.Page.Harness.Handoffs()}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*handoffCall), nil
+}
+
+// firstOutcome is the answer the request and confirmation checks use: one
+// that leaves the page as it was.
+func firstOutcome(h handoffTarget) string {
+	for _, o := range h.outcomes {
+		if o != "completed" {
+			return o
+		}
+	}
+	return h.outcomes[0]
+}
+
+func noHandoff(why []string) probe.Outcome {
+	msg := "the page declares no available hand-off action, and the manifest names none under handoffs"
+	if len(why) > 0 {
+		msg += " (" + strings.Join(why, "; ") + ")"
+	}
+	return probe.NotProbed(msg)
+}
+
+func HandoffNoConfirmation(p *probe.Probe) probe.Outcome {
+	hs, why := handoffTargets(p)
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	for _, h := range hs {
+		c, err := handoff(p, h, firstOutcome(h))
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if len(c.confirmations) > 0 {
+			return probe.Failf("%s is a hand-off (risk %s), but the runtime asked the host to confirm it", h.where(), h.action.Risk).
+				With(probe.ReceiptEvidence("receipt", c.Receipt), probe.ConfirmationEvidence(c.confirmations))
+		}
+	}
+	return probe.Pass()
+}
+
+// HandoffRequest: the runtime asks the host once, through
+// glassHost.handoff, for the call's action, and does not act for the
+// user: when the user does nothing, the page is as it was.
+func HandoffRequest(p *probe.Probe) probe.Outcome {
+	hs, why := handoffTargets(p)
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	for _, h := range hs {
+		answer := firstOutcome(h)
+		c, err := handoff(p, h, answer)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs)}
+		switch {
+		case len(c.handoffs) != 1:
+			return probe.Failf("%s: want one hand-off request to the host through glassHost.handoff, the runtime made %d", h.where(), len(c.handoffs)).With(ev...)
+		case !c.handoffs[0].Solicited || c.handoffs[0].Request.Action != h.action.ID:
+			return probe.Failf("%s: the hand-off request names the action %q and belongs to no call of the host", h.where(), c.handoffs[0].Request.Action).With(ev...)
+		}
+		if answer == "completed" {
+			continue
+		}
+		if d := probe.Unchanged(c.Before, c.After, c.DOMWitness); len(d) > 0 {
+			return probe.Failf("%s: the user did nothing (the host answered %s), but the page changed: the runtime acted for the user: %s", h.where(), answer, d[0]).
+				With(append(ev, probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))...)
+		}
+	}
+	return probe.Pass()
+}
+
+func handoffEvidence(hs []glasstest.HandoffRecord) report.Evidence {
+	var lines []string
+	for _, h := range hs {
+		b, _ := json.Marshal(h.Request)
+		lines = append(lines, fmt.Sprintf("outcome=%s solicited=%t request=%s", h.Outcome, h.Solicited, b))
+	}
+	if len(lines) == 0 {
+		lines = []string{"(none)"}
+	}
+	return probe.TextEvidence("hand-off requests the host received", lines...)
+}
+
+// HandoffOutcome answers each hand-off every way a user can — without
+// doing the step — and checks the code each answer maps to. A "completed"
+// the user never performed succeeds only when the hand-off declares no
+// check; with one, the check cannot be observed: HANDOFF_FAILED.
+func HandoffOutcome(p *probe.Probe) probe.Outcome {
+	hs, why := handoffTargets(p)
+	if len(hs) == 0 {
+		return noHandoff(why)
+	}
+	var judged []string
+	for _, h := range hs {
+		for _, answer := range h.outcomes {
+			c, err := handoff(p, h, answer)
+			if err != nil {
+				return probe.Broken(err)
+			}
+			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed}[answer]
+			if answer == "completed" {
+				if h.action.Expect == "" {
+					if c.Receipt.Result.OK || c.Receipt.Code() == receipt.CodeHandoffFailed {
+						judged = append(judged, h.where()+": completed, no check declared → "+probe.OutcomeCode(c.Receipt))
+						continue
+					}
+					return probe.Failf("%s: the host answered completed: want success (or HANDOFF_FAILED), %s", h.where(), probe.Got(c.Receipt)).With(probe.ReceiptEvidence("receipt", c.Receipt))
+				}
+				want = receipt.CodeHandoffFailed
+			}
+			if c.Receipt.Code() != want || c.Receipt.FailurePhase() != receipt.PhaseDispatch {
+				what := "the host answered " + answer
+				if answer == "completed" {
+					what += " without the user doing the step, so its check (" + h.action.Expect + ") was not observed"
+				}
+				return probe.Failf("%s: %s: want %s at phase dispatch, %s", h.where(), what, want, probe.Got(c.Receipt)).With(probe.ReceiptEvidence("receipt", c.Receipt))
+			}
+			judged = append(judged, fmt.Sprintf("%s: %s → %s", h.where(), answer, want))
+		}
+	}
+	return probe.Pass().With(probe.TextEvidence("answers probed", judged...))
+}
+
+// ---- revealing the target ------------------------------------------------------
+
+const scrollScript = `() => JSON.stringify([window.scrollX, window.scrollY, document.scrollingElement ? document.scrollingElement.scrollTop : 0])`
+
+func scroll(pg *probe.Page) (string, error) {
+	v, err := pg.Harness.Evaluate(scrollScript, nil)
+	if err != nil {
+		return "", fmt.Errorf("read the scroll position: %w", err)
+	}
+	s, _ := v.(string)
+	return s, nil
+}
+
+// RevealAfterConfirmation calls element actions that need
+// confirmation, last declared first (the likeliest to be out of view),
+// with the confirmation denied: the scroll position must not move. An
+// approved call on the same page then shows whether the target was out of
+// view at all (its reveal moved the page); only such calls count.
+func RevealAfterConfirmation(p *probe.Probe) probe.Outcome {
+	items := p.Base().Actions.Items
+	tried := 0
+	for i := len(items) - 1; i >= 0 && tried < 3; i-- {
+		a := items[i]
+		if a.Kind != receipt.KindElement || !a.Available || !probe.NeedsConfirmation(a) || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			continue
+		}
+		tried++
+		pg, err := p.Open("", glasstest.Deny())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		s0, err := scroll(pg)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r := pg.Do(a.ID, args)
+		s1, err := scroll(pg)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if r.Code() != receipt.CodePermissionDenied {
+			continue // policy.denied's violation
+		}
+		if s1 != s0 {
+			return probe.Failf("%s: the host denied the confirmation, but the page scrolled (%s → %s): the runtime revealed the target before the call was approved", a.ID, s0, s1).
+				With(probe.ReceiptEvidence("receipt", r))
+		}
+		approved := pg.Do(a.ID, args, glasstest.Approve())
+		s2, err := scroll(pg)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if s2 != s0 && approved.Code() != receipt.CodeActionNotFound {
+			return probe.Pass().With(probe.TextEvidence("probed", fmt.Sprintf("%s: denied, the page stayed at %s; approved, its reveal scrolled it to %s", a.ID, s0, s2)))
+		}
+	}
+	if tried == 0 {
+		return probe.NotProbed("the page declares no available element action that needs confirmation (with arguments the probe can build)")
+	}
+	return probe.NotProbed("no element action that needs confirmation had its target out of view (an approved call did not scroll the page)")
+}
+
+// RevealSecondCheck calls the manifest's reveals: a target the
+// reveal shows (perhaps re-rendered) is used, one the reveal leaves
+// hidden fails ACTION_UNAVAILABLE at target_resolution.
+func RevealSecondCheck(p *probe.Probe) probe.Outcome {
+	scs := p.Manifest().Reveals
+	if len(scs) == 0 {
+		return probe.NotProbed("needs a manifest entry under reveals (see docs/manifest.md)")
+	}
+	var judged []string
+	for _, sc := range scs {
+		pg, err := p.Open(sc.URL, glasstest.Approve())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		args := scenarioArgs(sc)
+		if args == nil {
+			if a, ok := p.Base().Action(sc.Action); ok {
+				if v, err := p.ValidArgs(a, ""); err == nil {
+					args = v
+				}
+			}
+		}
+		r := pg.Do(sc.Action, args)
+		where := sc.Action + " (manifest reveals, " + sc.Outcome + ")"
+		switch sc.Outcome {
+		case "shown":
+			if r.Code() == receipt.CodeActionUnavailable {
+				return probe.Failf("%s: its reveal shows the target, but the call failed ACTION_UNAVAILABLE (%s): the runtime did not check the target again as it is after the reveal",
+					where, r.Result.Error.Reason).With(probe.ReceiptEvidence("receipt", r))
+			}
+		case "hidden":
+			if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution {
+				return probe.Failf("%s: the target stays hidden after its reveal: want ACTION_UNAVAILABLE at phase target_resolution, %s", where, probe.Got(r)).
+					With(probe.ReceiptEvidence("receipt", r))
+			}
+		}
+		judged = append(judged, where+" → "+probe.OutcomeCode(r))
+	}
+	return probe.Pass().With(probe.TextEvidence("reveals probed", judged...))
+}
+
+// ---- the snapshots' window -----------------------------------------------------
+
+// stage6Script makes the page keep the runtime's snapshot as it is when
+// the first input event of the call fires: the moment an element action
+// without a run function starts executing (stage 6), after its reveal.
+const stage6Script = `() => {
+  window.__glassStage6 = null;
+  const grab = () => {
+    if (window.__glassStage6 !== null) return;
+    try {
+      const s = globalThis.glassRuntime.snapshot();
+      window.__glassStage6 = s && typeof s.then !== "function" ? JSON.stringify(s) : "";
+    } catch (e) {
+      window.__glassStage6 = "";
+    }
+  };
+  for (const t of ["pointerdown", "mousedown", "click", "input", "change", "keydown"]) window.addEventListener(t, grab, true);
+}`
+
+// ChangedWindow calls element actions (those the manifest's reveals
+// show, then one of every element tool the exercise would call) with the
+// page keeping a snapshot of the moment execution starts. The receipt's
+// records must compare that moment with the end: nothing the reveal
+// rendered is reported added, and nothing the call made is left out.
+func ChangedWindow(p *probe.Probe) probe.Outcome {
+	type cand struct {
+		id   string
+		url  string
+		args any
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, sc := range p.Manifest().Reveals {
+		if sc.Outcome == "shown" {
+			cands = append(cands, cand{sc.Action, sc.URL, scenarioArgs(sc)})
+			seen[sc.Action] = sc.URL == ""
+		}
+	}
+	calls, _ := p.ExercisePlan()
+	for _, pl := range calls {
+		if pl.Action.Kind == receipt.KindElement && pl.Secret == "" && !seen[pl.Action.ID] {
+			cands = append(cands, cand{id: pl.Action.ID, args: pl.Args})
+		}
+	}
+	if len(cands) > 5 {
+		cands = cands[:5]
+	}
+	var judged, notJudged []string
+	for _, c := range cands {
+		pg, err := p.Open(c.url, glasstest.Approve())
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if _, err := pg.Harness.Evaluate(stage6Script, nil); err != nil {
+			return probe.Broken(err)
+		}
+		r := pg.Do(c.id, c.args)
+		after, err := pg.Witness(false)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		v, err := pg.Harness.Evaluate(`() => window.__glassStage6`, nil)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		text, _ := v.(string)
+		if !r.Result.OK || text == "" {
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", c.id, map[bool]string{true: "no input event marked the start of execution", false: probe.Got(r)}[r.Result.OK]))
+			continue
+		}
+		s6, err := receipt.DecodeSnapshot([]byte(text))
+		if err != nil || s6.Records.Omitted > 0 || after.Snap.Records.Omitted > 0 {
+			notJudged = append(notJudged, c.id+": the snapshot at the start of execution is not a complete list of records")
+			continue
+		}
+		rc := &receipt.RecordChanges{}
+		if ch := r.Result.Changed; ch != nil && ch.Records != nil {
+			rc = ch.Records
+		}
+		ids6, _ := probe.RecordIDs(s6)
+		idsAfter, _ := probe.RecordIDs(after.Snap)
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.SnapshotEvidence("snapshot when execution started", s6), probe.SnapshotEvidence("snapshot after the call", after.Snap)}
+		for _, id := range rc.Added {
+			if slices.Contains(ids6, id) {
+				return probe.Failf("%s reports the record %s added, but the page model showed it when execution started (rendered by the reveal, before stage 6): the before snapshot was taken too early", c.id, id).With(ev...)
+			}
+		}
+		for _, id := range rc.Removed {
+			if !slices.Contains(ids6, id) {
+				return probe.Failf("%s reports the record %s removed, but the page model did not show it when execution started", c.id, id).With(ev...)
+			}
+		}
+		if pr := probe.Claims("changed.records.added", rc.Added, rc.Omitted.Added, probe.Minus(idsAfter, ids6)); pr != "" {
+			return probe.Failf("%s: %s (from the start of execution to after the call)", c.id, pr).With(ev...)
+		}
+		judged = append(judged, c.id)
+	}
+	if len(judged) == 0 {
+		msg := "no call of an element action could be watched from the start of its execution"
+		if len(cands) == 0 {
+			msg = "the page declares no element action the probe can call, and the manifest names no reveals"
+		}
+		return probe.NotProbed(msg).With(probe.TextEvidence("not judged", notJudged...))
+	}
+	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	if len(notJudged) > 0 {
+		o = o.With(probe.TextEvidence("not judged", notJudged...))
+	}
+	return o
+}
+
+// ---- waiting: the expectation's timeout, settling --------------------------------
+
+// probeExpectTimeout is the expectation timeout the probe asks for: well
+// above the two-second default, so that a runtime that ignores it, or
+// does not wait at all, answers visibly sooner.
+const probeExpectTimeout = 6 * time.Second
+
+// DefaultTimeout calls the manifest's expectationFailures with
+// options.expectTimeoutMs set: EXPECTATION_FAILED may come only once that
+// long has passed. (Only the lower bound is judged: a slow machine makes
+// a call longer, never shorter.)
+func DefaultTimeout(p *probe.Probe) probe.Outcome {
+	scs := p.Manifest().ExpectationFailures
+	if len(scs) == 0 {
+		return probe.NotProbed("needs a manifest entry under expectationFailures (see docs/manifest.md)")
+	}
+	sc := scs[0]
+	pg, err := p.Open(sc.URL, glasstest.Approve())
+	if err != nil {
+		return probe.Broken(err)
+	}
+	start := time.Now()
+	r := pg.Do(sc.Action, scenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.CallTimeout()))
+	took := time.Since(start)
+	if r.Code() != receipt.CodeExpectationFailed {
+		return probe.NotProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, probe.Got(r)))
+	}
+	if took < probeExpectTimeout {
+		return probe.Failf("%s: the host passed expectTimeoutMs %d, but EXPECTATION_FAILED came after %s: the runtime did not poll the expectation for the timeout the host asked",
+			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
+	}
+	return probe.Pass().With(probe.TextEvidence("timing", fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))))
+}
+
+// quietScript resolves once the DOM has not changed for quietMs and, on a
+// visible page, for quietFrames animation frames, or after maxMs: the
+// harness's own wait for the page to settle. The frames keep the wait
+// long enough on a machine so busy that frames come slowly, where work
+// the page schedules by frames outlasts any number of milliseconds.
+const quietScript = `([quietMs, quietFrames, maxMs]) => new Promise((resolve) => {
+  const start = performance.now();
+  let last = start, frames = 0, done = false;
+  const counting = document.visibilityState === "visible";
+  const mo = new MutationObserver(() => { last = performance.now(); frames = 0; });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  if (counting) {
+    const onFrame = () => { if (!done) { frames++; requestAnimationFrame(onFrame); } };
+    requestAnimationFrame(onFrame);
+  }
+  const tick = () => {
+    const now = performance.now();
+    if ((now - last >= quietMs && (!counting || frames >= quietFrames)) || now - start >= maxMs) {
+      done = true; mo.disconnect(); resolve(true); return;
+    }
+    setTimeout(tick, Math.max(10, quietMs - (now - last)));
+  };
+  tick();
+})`
+
+// maxSettleCalls bounds the calls checkSettle makes.
+const maxSettleCalls = 6
+
+// Settle makes each write of the exercise on a fresh page, then waits
+// for the page to go quiet: the receipt's records and state views must
+// already show what the page settled on, so that work the handler started
+// and the page finished later was waited for.
+func Settle(p *probe.Probe) probe.Outcome {
+	calls, _ := p.ExercisePlan()
+	var judged, notJudged []string
+	for _, pl := range calls {
+		if !probe.IsWrite(pl.Action) || len(judged)+len(notJudged) == maxSettleCalls {
+			continue
+		}
+		opts := []glasstest.Option{glasstest.Approve()}
+		if pl.Secret != "" {
+			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
+		}
+		pg, err := p.Open("", opts...)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		before, domWitness, err := pg.StableWitness(false)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r := pg.Do(pl.Action.ID, pl.Args)
+		if !r.Result.OK || !domWitness {
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.Action.ID, map[bool]string{true: "the page changes by itself", false: probe.Got(r)}[r.Result.OK]))
+			continue
+		}
+		if _, err := pg.Harness.EvaluateWithin(5*time.Second+pg.Probe().CallTimeout(), quietScript, []int{500, 20, 5000}); err != nil {
+			return probe.Broken(err)
+		}
+		settled, err := pg.Witness(false)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		e := &probe.Exercised{Action: pl.Action, Args: pl.Args, Receipt: r, Before: before, After: settled}
+		pr := probe.RecordsProblem(e)
+		if pr == "" {
+			pr = stateProblem(e)
+		}
+		if pr != "" {
+			return probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", pl.Action.ID, pr).
+				With(probe.ReceiptEvidence("receipt", r), probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(before.Snap, settled.Snap)...))
+		}
+		judged = append(judged, pl.Action.ID)
+	}
+	if len(judged) == 0 {
+		return probe.NotProbed("no write of the page could be called successfully on a page whose DOM holds still").With(probe.TextEvidence("not judged", notJudged...))
+	}
+	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+}
+
+// stateProblem compares a receipt's changed.state with the state views of
+// the before and after witnesses.
+func stateProblem(e *probe.Exercised) string {
+	b, a := e.Before.Snap, e.After.Snap
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(probe.MergeKeys(b.State, a.State))) {
+		if !params.SameJSON(b.State[k], a.State[k]) {
+			keys = append(keys, k)
+		}
+	}
+	sc := &receipt.StateChanges{}
+	if c := e.Receipt.Result.Changed; c != nil && c.State != nil {
+		sc = c.State
+	}
+	return probe.Claims("changed.state.changed", sc.Changed, sc.Omitted, keys)
+}

@@ -1,0 +1,136 @@
+package checks
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/glassworks/glass/conformance/internal/checks/calls"
+	"github.com/glassworks/glass/conformance/internal/checks/host"
+	"github.com/glassworks/glass/conformance/internal/checks/page"
+	"github.com/glassworks/glass/conformance/internal/checks/stages"
+	"github.com/glassworks/glass/conformance/internal/checks/webmcp"
+	"github.com/glassworks/glass/conformance/internal/probe"
+)
+
+// Check probes one rule.
+type Check struct {
+	Run func(*probe.Probe) probe.Outcome
+	// Audit marks a check that judges every receipt the run has seen; Run
+	// runs audits after the other checks.
+	Audit bool
+}
+
+// Table is the suite, as data: one check per rule id of the catalog. A
+// rule without an entry is reported as not probed (NoCheckYet), never as
+// passed. Every entry is proven by at least one mutant in
+// fixtures/mutants that makes it fail (TestMutationMatrix).
+var Table = map[string]Check{
+	// Refusals: the right code at the right phase, nothing changed.
+	"resolve.unknown-id":      {Run: calls.RefusalCheck(probe.RefUnknownID, calls.AvailableListed)},
+	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(probe.RefControlName, nil)},
+	"args.malformed-json":     {Run: calls.RefusalCheck(probe.RefMalformed, nil)},
+	"args.invalid-params":     {Run: calls.InvalidParams},
+	"args.sensitive-restored": {Run: calls.SensitiveRestored},
+	"policy.denied":           {Run: calls.RefusalCheck(probe.RefDenied, nil)},
+	"policy.no-channel":       {Run: calls.RefusalCheck(probe.RefNoChannel, nil)},
+	"envelope.stale-revision": {Run: calls.RefusalCheck(probe.RefStale, calls.StaleFields)},
+	"unavailable.reason":      {Run: calls.RefusalCheck(probe.RefUnavailable, calls.UnavailableReason)},
+
+	// Refusals as a whole.
+	"policy.after-validation":            {Run: calls.ValidationBeforeConfirmation},
+	"pipeline.no-effect-before-dispatch": {Run: calls.NoEffectBeforeDispatch},
+	"pipeline.stage-order":               {Run: calls.StageOrder},
+	"resolve.current-model":              {Run: calls.CurrentModel},
+
+	// What the page declares.
+	"exec.kinds":        {Run: page.Kinds},
+	"protocol.global":   {Run: page.Global},
+	"protocol.snapshot": {Run: page.SnapshotValid},
+	"snapshot.bounded":  {Run: page.SnapshotBounded},
+
+	// Successful calls and what their receipts claim.
+	"verify.expectation":               {Run: calls.Expectation},
+	"verify.expect-only-when-verified": {Run: calls.ExpectOnlyWhenVerified},
+	"changed.records":                  {Run: calls.ChangedRecords},
+	"changed.parts":                    {Run: calls.ChangedParts},
+	"changed.write-warning":            {Run: calls.WriteWarning},
+	"changed.read-no-warning":          {Run: calls.ReadNoWarning},
+	"data.bounded":                     {Run: calls.DataBounded},
+	"data.function-only":               {Run: calls.DataFunctionOnly},
+	"fidelity.reported":                {Run: calls.FidelityReported},
+	"fidelity.low-warning":             {Run: calls.LowFidelityWarning},
+	"sensitive.never-echoed":           {Run: calls.SensitiveNeverEchoed},
+	"policy.ticket":                    {Run: calls.Ticket},
+	"policy.risk-classes":              {Run: calls.RiskClasses},
+	"envelope.revision":                {Run: calls.Revision},
+
+	// Failures the manifest names.
+	"verify.expectation-failed": {Run: calls.ExpectationFailed},
+	"exec.handler-throws":       {Run: calls.HandlerThrows},
+
+	// Audits over every receipt the run saw.
+	"changed.bounded":            {Run: calls.ChangedBounded, Audit: true},
+	"envelope.execution-id":      {Run: calls.ExecutionIDs, Audit: true},
+	"protocol.receipt":           {Run: calls.ReceiptsValid, Audit: true},
+	"envelope.phase":             {Run: calls.EnvelopePhase, Audit: true},
+	"envelope.recovery-strategy": {Run: calls.RecoveryStrategy, Audit: true},
+	"failure.code-table":         {Run: calls.CodeTable, Audit: true},
+	"failure.bounded":            {Run: calls.FailureBounded, Audit: true},
+
+	// The runtime's global and what it answers outside calls.
+	"protocol.ready":         {Run: page.Ready},
+	"protocol.no-throw":      {Run: page.NoThrow},
+	"fidelity.assigned":      {Run: page.FidelityAssigned},
+	"args.normalised":        {Run: page.ArgsNormalised},
+	"envelope.no-auto-retry": {Run: page.NoAutoRetry},
+
+	// Flows.
+	"flow.ledger":              {Run: stages.FlowLedger},
+	"flow.one-diff":            {Run: stages.FlowOneDiff},
+	"flow.step-gates":          {Run: stages.FlowStepGates},
+	"flow.step-failed":         {Run: stages.FlowStepFailed},
+	"flow.resume":              {Run: stages.FlowResume},
+	"flow.resume-unknown":      {Run: stages.FlowResumeUnknown},
+	"policy.flow-highest-risk": {Run: stages.FlowHighestRisk},
+	"policy.flow-reask":        {Run: stages.FlowReask},
+
+	// Hand-offs, reveals, and the timing of stages 6 to 8.
+	"handoff.no-confirmation":   {Run: stages.HandoffNoConfirmation},
+	"handoff.request":           {Run: stages.HandoffRequest},
+	"handoff.outcome":           {Run: stages.HandoffOutcome},
+	"reveal.after-confirmation": {Run: stages.RevealAfterConfirmation},
+	"reveal.second-check":       {Run: stages.RevealSecondCheck},
+	"changed.window":            {Run: stages.ChangedWindow},
+	"verify.default-timeout":    {Run: stages.DefaultTimeout},
+	"verify.settle":             {Run: stages.Settle},
+
+	// The host: Glass's own harness, against the page under test
+	// (folded rows) or against its fault fixtures, over the bridge.
+	"host.folded-rows":               {Run: host.FoldedRows},
+	"host.channels-first":            {Run: host.ChannelsFirst},
+	"host.ticket-binding":            {Run: host.BridgeOnly(host.TicketBinding)},
+	"host.throw-is-execution-failed": {Run: host.BridgeOnly(host.ThrowIsExecutionFailed)},
+	"host.transport":                 {Run: host.BridgeOnly(host.Transport)},
+	"host.browser-effect":            {Run: host.BridgeOnly(host.BrowserEffect)},
+
+	// WebMCP: the page's tools themselves, made once per run.
+	"webmcp.tool-names":  {Run: webmcp.Once("webmcp.tool-names", webmcp.ToolNames)},
+	"webmcp.folded-rows": {Run: webmcp.Once("webmcp.folded-rows", webmcp.FoldedTools)},
+	"webmcp.result":      {Run: webmcp.Once("webmcp.result", webmcp.Result)},
+	"webmcp.agrees":      {Run: webmcp.Once("webmcp.agrees", webmcp.Agrees)},
+}
+
+// IsAudit reports whether the check of rule id is an audit, which a run
+// makes after the other checks.
+func IsAudit(id string) bool { return Table[id].Audit }
+
+// Checked reports whether the suite has a check for the rule id.
+func Checked(id string) bool {
+	_, ok := Table[id]
+	return ok
+}
+
+// CheckIDs lists the rule ids the suite has checks for, sorted.
+func CheckIDs() []string {
+	return slices.Sorted(maps.Keys(Table))
+}

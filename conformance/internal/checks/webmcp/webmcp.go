@@ -1,0 +1,555 @@
+package webmcp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// toolName is what WebMCP accepts as a tool name (CONTRACT.md §6.4).
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// Once makes a WebMCP check once per run, whichever pass asks
+// first.
+func Once(rule string, run func(*probe.Probe) probe.Outcome) func(*probe.Probe) probe.Outcome {
+	return func(p *probe.Probe) probe.Outcome {
+		v, _ := p.Memo("webmcp-rule|"+rule, func() (any, error) {
+			// The probe's pages close with the probe that made them; this
+			// one is the check's own.
+			q := p.Sibling(glasstest.TransportWebMCP)
+			defer q.Close()
+			return q.Safely(run), nil
+		})
+		return v.(probe.Outcome)
+	}
+}
+
+// toolsPage opens the page under test and lists its WebMCP tools; no tool
+// at all makes the rule not probed.
+func toolsPage(p *probe.Probe, opts ...glasstest.Option) (*probe.Page, map[string]playwright.WebMCPTool, *probe.Outcome) {
+	pg, err := p.Open("", opts...)
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, nil, &o
+	}
+	list, err := pg.Harness.Tools()
+	if err != nil {
+		o := probe.NotProbed(fmt.Sprintf("the browser cannot list WebMCP tools (%s)", probe.FirstLine(err.Error())))
+		return nil, nil, &o
+	}
+	if len(list) == 0 {
+		o := probe.NotProbed(probe.NoWebMCPTools)
+		return nil, nil, &o
+	}
+	tools := make(map[string]playwright.WebMCPTool, len(list))
+	for _, t := range list {
+		tools[t.Name] = t
+	}
+	return pg, tools, nil
+}
+
+// schemaOf reads a tool's input schema as JSON.
+func schemaOf(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return m
+}
+
+// expectedTools names the tools a snapshot's actions call for: each id
+// that is a tool name, and the tool each descriptor names.
+func expectedTools(s *receipt.Snapshot) map[string]bool {
+	want := map[string]bool{}
+	for _, a := range s.Actions.Items {
+		switch {
+		case a.Tool != "":
+			want[a.Tool] = true
+		case toolName.MatchString(a.ID):
+			want[a.ID] = true
+		}
+	}
+	return want
+}
+
+// toolsProblem compares the registered tools with a snapshot: the same
+// names, each declared action's description and params in its tool, and a
+// folded tool's record enum (when it lists one) the records that have the
+// action.
+func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) string {
+	if s.Actions.Omitted > 0 {
+		return "" // a bounded snapshot cannot say which tools are due
+	}
+	want := expectedTools(s)
+	var names []string
+	for n := range tools {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if d := probe.SetDiff(slices.Sorted(maps.Keys(want)), names); d != "" {
+		return "the registered tools are not the declared actions': " + strings.Replace(strings.Replace(d, "added", "registered but not declared", 1), "removed", "declared but not registered", 1)
+	}
+	rows := map[string][]string{}
+	for _, a := range s.Actions.Items {
+		if a.Tool != "" && a.Record != "" {
+			rows[a.Tool] = append(rows[a.Tool], a.Record)
+			continue
+		}
+		if a.Tool != "" || !toolName.MatchString(a.ID) {
+			continue
+		}
+		t := tools[a.ID]
+		if desc := a.Description; t.Description != desc && !(len(desc) > receipt.MaxToolDescriptionChars && strings.HasPrefix(desc, strings.TrimRight(t.Description, "…"))) {
+			return fmt.Sprintf("the tool %s has the description %q, the action declares %q", a.ID, report.Clip(t.Description, 80), report.Clip(desc, 80))
+		}
+		if pr := paramsProblem(a, schemaOf(t.InputSchema)); pr != "" {
+			return fmt.Sprintf("the tool %s: %s", a.ID, pr)
+		}
+	}
+	for tool, records := range rows {
+		props, _ := schemaOf(tools[tool].InputSchema)["properties"].(map[string]any)
+		record, _ := props["record"].(map[string]any)
+		enum, ok := record["enum"].([]any)
+		if !ok {
+			continue
+		}
+		var listed []string
+		for _, e := range enum {
+			listed = append(listed, fmt.Sprint(e))
+		}
+		slices.Sort(listed)
+		slices.Sort(records)
+		if d := probe.SetDiff(records, listed); d != "" {
+			return fmt.Sprintf("the folded tool %s lists records in its enum that are not the rows declared now: %s", tool, d)
+		}
+	}
+	return ""
+}
+
+// paramsProblem checks that a tool's input schema carries the action's
+// params: every declared property and every required one.
+func paramsProblem(a receipt.ActionInfo, in map[string]any) string {
+	if in == nil {
+		return "it has no input schema"
+	}
+	var params map[string]any
+	if len(a.Params) > 0 {
+		if err := json.Unmarshal(a.Params, &params); err != nil {
+			return ""
+		}
+	}
+	declared, _ := params["properties"].(map[string]any)
+	got, _ := in["properties"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(declared)) {
+		if _, ok := got[k]; !ok {
+			return fmt.Sprintf("its input schema has no property %q, which the action's params declare", k)
+		}
+		if !reflect.DeepEqual(declared[k], got[k]) {
+			return fmt.Sprintf("its input schema describes the property %q differently from the action's params", k)
+		}
+	}
+	req, _ := params["required"].([]any)
+	gotReq, _ := in["required"].([]any)
+	for _, r := range req {
+		if !slices.Contains(gotReq, r) {
+			return fmt.Sprintf("its input schema does not require %v, which the action's params require", r)
+		}
+	}
+	return ""
+}
+
+// toolsInStep waits (within the call bound) for the registered tools to
+// match the page's snapshot, and returns the last disagreement.
+func toolsInStep(pg *probe.Page) (string, error) {
+	deadline := time.Now().Add(pg.Probe().CallTimeout())
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		snap, err := pg.Harness.TrySnapshot()
+		if err != nil {
+			return "", err
+		}
+		list, err := pg.Harness.Tools()
+		if err != nil {
+			return "", err
+		}
+		tools := map[string]playwright.WebMCPTool{}
+		for _, t := range list {
+			tools[t.Name] = t
+		}
+		pr := toolsProblem(snap, tools)
+		if pr == "" || time.Now().After(deadline) {
+			return pr, nil
+		}
+		<-tick.C
+	}
+}
+
+// ToolNames: the registered tools are the declared actions' (names,
+// descriptions, params) on a fresh page, and again after a call that
+// changed which actions are declared.
+func ToolNames(p *probe.Probe) probe.Outcome {
+	pg, _, o := toolsPage(p)
+	if o != nil {
+		return *o
+	}
+	pr, err := toolsInStep(pg)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if pr != "" {
+		return probe.Failf("on a fresh page, %s", pr)
+	}
+	judged := []string{"a fresh page"}
+	// A call that adds or removes declared actions: the tools must follow.
+	var mover *probe.Exercised
+	err = p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
+		c := e.Receipt.Result.Changed
+		if e.Receipt.Result.OK && c != nil && c.Actions != nil && len(c.Actions.Added)+len(c.Actions.Removed) > 0 {
+			mover = e
+		}
+		return mover == nil
+	})
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if mover == nil {
+		return probe.Pass().With(probe.TextEvidence("judged", judged...), probe.TextEvidence("not judged", "no call of the run changed which actions are declared, so keeping the tools in step was not probed"))
+	}
+	opts := []glasstest.Option{glasstest.Approve()}
+	if mover.Secret != "" {
+		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, mover.Secret))
+	}
+	pg2, err := p.Open("", opts...)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if r := pg2.Harness.Do(mover.Action.ID, mover.Args); !r.Result.OK {
+		return probe.NotProbed(fmt.Sprintf("%s did not succeed again on a fresh page (%s)", mover.Action.ID, probe.Got(r)))
+	}
+	pr, err = toolsInStep(pg2)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if pr != "" {
+		return probe.Failf("after %s changed the declared actions, %s", mover.Action.ID, pr)
+	}
+	judged = append(judged, "after "+mover.Action.ID+" changed the declared actions")
+	return probe.Pass().With(probe.TextEvidence("judged", judged...))
+}
+
+// rawTool is one tool call made the way a browser agent makes it, and
+// what came back.
+type rawTool struct {
+	name   string
+	input  map[string]any
+	result any
+	err    error
+}
+
+// callRaw calls a tool with input, unmodified, on pg; options, when
+// given, travel in the reserved $glass member.
+func callRaw(pg *probe.Page, name string, input map[string]any) rawTool {
+	v, err := pg.Harness.CallTool(name, input)
+	return rawTool{name: name, input: input, result: v, err: err}
+}
+
+// resultProblem checks a raw tool result: the receipt as structuredContent
+// and as the JSON text of a content item of type text, the two the same,
+// and a receipt.
+func resultProblem(v any) (*receipt.Receipt, string) {
+	res, ok := probe.Plain(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("the tool result is %T, want an object", v)
+	}
+	structured, ok := res["structuredContent"].(map[string]any)
+	if !ok {
+		return nil, "the tool result has no structuredContent object"
+	}
+	content, _ := res["content"].([]any)
+	var texts []string
+	for _, c := range content {
+		if item, ok := c.(map[string]any); ok && item["type"] == "text" {
+			if t, ok := item["text"].(string); ok {
+				texts = append(texts, t)
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return nil, "the tool result has no content item of type text"
+	}
+	match := false
+	for _, t := range texts {
+		var fromText any
+		if json.Unmarshal([]byte(t), &fromText) == nil && reflect.DeepEqual(fromText, any(structured)) {
+			match = true
+		}
+	}
+	if !match {
+		return nil, fmt.Sprintf("no content item of type text carries the receipt of structuredContent as JSON text (text: %q)", report.Clip(texts[0], 120))
+	}
+	b, _ := json.Marshal(structured)
+	r, err := receipt.Decode(b)
+	if err != nil {
+		return nil, "structuredContent is not a receipt: " + probe.FirstLine(err.Error())
+	}
+	return r, ""
+}
+
+// Result calls tools raw: a read with valid arguments (when the
+// page has one) and a call every runtime refuses, and judges each result.
+func Result(p *probe.Probe) probe.Outcome {
+	pg, tools, o := toolsPage(p, glasstest.Deny())
+	if o != nil {
+		return *o
+	}
+	var calls []rawTool
+	plan, _ := p.ExercisePlan()
+	for _, pl := range plan {
+		if probe.IsRead(pl.Action) && pl.Action.Tool == "" && pl.Secret == "" {
+			if _, ok := tools[pl.Action.ID]; ok {
+				calls = append(calls, callRaw(pg, pl.Action.ID, pl.Args))
+				break
+			}
+		}
+	}
+	// A folded tool without its record, or a tool given a member its
+	// params do not declare as the wrong type: refused either way.
+	for _, a := range p.Base().Actions.Items {
+		if a.Tool != "" && a.Record != "" {
+			calls = append(calls, callRaw(pg, a.Tool, map[string]any{}))
+			break
+		}
+	}
+	if len(calls) == 0 {
+		names := slices.Sorted(maps.Keys(tools))
+		calls = append(calls, callRaw(pg, names[0], map[string]any{}))
+	}
+	var judged []string
+	for _, c := range calls {
+		if c.err != nil {
+			return probe.Failf("the tool call %s failed instead of returning a receipt: %s", c.name, probe.FirstLine(c.err.Error()))
+		}
+		r, pr := resultProblem(c.result)
+		if pr != "" {
+			b, _ := json.Marshal(c.result)
+			return probe.Failf("the tool call %s: %s", c.name, pr).With(probe.TextEvidence("tool result", report.Clip(string(b), report.MaxEvidenceBytes)))
+		}
+		judged = append(judged, fmt.Sprintf("%s → %s", c.name, probe.OutcomeCode(r)))
+	}
+	return probe.Pass().With(probe.TextEvidence("tool calls judged", judged...))
+}
+
+// FoldedTools: a folded tool requires a string record, and a raw
+// call of it with the last row's record runs that row's action.
+func FoldedTools(p *probe.Probe) probe.Outcome {
+	var row receipt.ActionInfo
+	rows := 0
+	for _, a := range p.Base().Actions.Items {
+		if a.Record == "" || a.Tool == "" {
+			continue
+		}
+		if row.ID == "" || a.Tool == row.Tool {
+			row = a
+			rows++
+		}
+	}
+	if rows == 0 {
+		return probe.NotProbed("the page declares no per-row actions (ids of the form name@record)")
+	}
+	pg, tools, o := toolsPage(p, glasstest.Deny())
+	if o != nil {
+		return *o
+	}
+	t, ok := tools[row.Tool]
+	if !ok {
+		return probe.Failf("the snapshot names the folded tool %s for %s, but no such tool is registered", row.Tool, row.ID)
+	}
+	in := schemaOf(t.InputSchema)
+	props, _ := in["properties"].(map[string]any)
+	record, _ := props["record"].(map[string]any)
+	req, _ := in["required"].([]any)
+	if record == nil || record["type"] != "string" || !slices.Contains(req, any("record")) {
+		b, _ := json.Marshal(t.InputSchema)
+		return probe.Failf("the folded tool %s does not require a string record in its input schema", row.Tool).With(probe.TextEvidence("input schema", string(b)))
+	}
+	c := callRaw(pg, row.Tool, map[string]any{"record": row.Record})
+	if c.err != nil {
+		return probe.Failf("the tool call %s failed: %s", row.Tool, probe.FirstLine(c.err.Error()))
+	}
+	r, pr := resultProblem(c.result)
+	if pr != "" {
+		return probe.Failf("the tool call %s: %s (see webmcp.result)", row.Tool, pr)
+	}
+	if r.Result.Action.ID != row.ID {
+		return probe.Failf("the tool call %s with record %q ran %q, want the declared action %s", row.Tool, row.Record, r.Result.Action.ID, row.ID).
+			With(probe.ReceiptEvidence("receipt", r))
+	}
+	return probe.Pass().With(probe.TextEvidence("folded call", fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)))
+}
+
+// agreementKinds are the refusals that both transports can express, each
+// made over both.
+var agreementKinds = []string{probe.RefMissing, probe.RefWrongType, probe.RefOutsideEnum, probe.RefDenied, probe.RefNoChannel, probe.RefStale, probe.RefUnavailable}
+
+// Agrees makes the same calls over the bridge and over WebMCP
+// (the exercise's successful calls and the refusals both can express) and
+// compares the receipts, apart from executionId, tickets and absolute
+// revisions.
+func Agrees(p *probe.Probe) probe.Outcome {
+	if _, _, o := toolsPage(p); o != nil {
+		return *o
+	}
+	bridge := p.Sibling(glasstest.TransportBridge)
+	webmcp := p.Sibling(glasstest.TransportWebMCP)
+	defer bridge.Close()
+	defer webmcp.Close()
+	var judged []string
+	compare := func(what string, a, b *receipt.Receipt) *probe.Outcome {
+		if d := receiptDifference(a, b); d != "" {
+			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s", what, d).
+				With(probe.ReceiptEvidence("over the bridge", a), probe.ReceiptEvidence("over WebMCP", b))
+			return &o
+		}
+		judged = append(judged, what+" → "+probe.OutcomeCode(a))
+		return nil
+	}
+	plan, _ := p.ExercisePlan()
+	for _, pl := range plan {
+		a, err := bridge.Call(pl)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		b, err := webmcp.Call(pl)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if o := compare(pl.Action.ID, a.Receipt, b.Receipt); o != nil {
+			return *o
+		}
+	}
+	for _, kind := range agreementKinds {
+		rf := probe.RefusalByKind(kind)
+		a, o, ok := bridge.Refuse(rf)
+		if !ok {
+			if o.Verdict == report.Fail {
+				return o
+			}
+			continue
+		}
+		b, o, ok := webmcp.Refuse(rf)
+		if !ok {
+			if o.Verdict == report.Fail {
+				return o
+			}
+			continue
+		}
+		if o := compare(a.Call.Describe, a.Receipt, b.Receipt); o != nil {
+			return *o
+		}
+	}
+	if len(judged) == 0 {
+		return probe.NotProbed("no call could be made over both transports").With(p.PlanNotes()...)
+	}
+	return probe.Pass().With(probe.TextEvidence("calls compared", judged...))
+}
+
+// receiptDifference describes the first difference between two receipts,
+// apart from executionId, tickets, resume handles and absolute revisions
+// (the revision's step is compared): each call gets fresh ones.
+func receiptDifference(a, b *receipt.Receipt) string {
+	x, err1 := comparable(a)
+	y, err2 := comparable(b)
+	if err := errors.Join(err1, err2); err != nil {
+		return err.Error()
+	}
+	return jsonDifference("", x, y)
+}
+
+func comparable(r *receipt.Receipt) (map[string]any, error) {
+	b, err := receipt.CanonicalJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "executionId")
+	if rv, ok := m["revision"].(map[string]any); ok {
+		before, _ := rv["before"].(float64)
+		after, _ := rv["after"].(float64)
+		m["revision"] = map[string]any{"step": after - before}
+	}
+	if cs, ok := m["confirmations"].([]any); ok {
+		for _, c := range cs {
+			if c, ok := c.(map[string]any); ok {
+				if _, has := c["ticket"]; has {
+					c["ticket"] = "(a ticket)"
+				}
+			}
+		}
+	}
+	if res, ok := m["result"].(map[string]any); ok {
+		if _, has := res["resume"]; has {
+			res["resume"] = "(a resume handle)"
+		}
+		if e, ok := res["error"].(map[string]any); ok {
+			// Absolute revisions of a stale-revision failure.
+			for _, k := range []string{"expectedRevision", "currentRevision"} {
+				if _, has := e[k]; has {
+					e[k] = "(a revision)"
+				}
+			}
+		}
+	}
+	return m, nil
+}
+
+// jsonDifference names the first path where two JSON values differ.
+func jsonDifference(path string, a, b any) string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+		}
+		for _, k := range slices.Sorted(maps.Keys(probe.MergeKeys(x, y))) {
+			if d := jsonDifference(path+"/"+k, x[k], y[k]); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+		}
+		for i := range x {
+			if d := jsonDifference(fmt.Sprintf("%s/%d", path, i), x[i], y[i]); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+	}
+	return ""
+}

@@ -1,0 +1,86 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// MaxFileSize is the most bytes a manifest or a baseline may hold: far
+// more than a hand-written one needs, and a bound on what a path given by
+// mistake (/dev/zero, a log file) can cost.
+const MaxFileSize = 1 << 20
+
+// ErrNotRegular and ErrTooLarge say why a manifest or baseline file was
+// not read.
+var (
+	ErrNotRegular = errors.New("not a regular file")
+	ErrTooLarge   = fmt.Errorf("larger than %d bytes", MaxFileSize)
+)
+
+// readFile reads file when it is a regular file of at most MaxFileSize
+// bytes. Anything else — a device, a named pipe, a directory, a socket —
+// is refused before it is opened, so that reading it cannot block or
+// stream for ever; the open file is checked again, and read through a
+// limit, in case it changed in between.
+func readFile(file string) ([]byte, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	if err := regular(st); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, pathErr(err)
+	}
+	if err := regular(st); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	if len(b) > MaxFileSize {
+		return nil, ErrTooLarge
+	}
+	return b, nil
+}
+
+// regular refuses what is not a regular file of at most MaxFileSize bytes,
+// naming what it is.
+func regular(st fs.FileInfo) error {
+	m := st.Mode()
+	switch {
+	case m.IsDir():
+		return fmt.Errorf("%w (a directory)", ErrNotRegular)
+	case m&fs.ModeNamedPipe != 0:
+		return fmt.Errorf("%w (a named pipe)", ErrNotRegular)
+	case m&fs.ModeDevice != 0:
+		return fmt.Errorf("%w (a device)", ErrNotRegular)
+	case m&fs.ModeSocket != 0:
+		return fmt.Errorf("%w (a socket)", ErrNotRegular)
+	case !m.IsRegular():
+		return ErrNotRegular
+	case st.Size() > MaxFileSize:
+		return ErrTooLarge
+	}
+	return nil
+}
+
+// pathErr is the cause of a file error without the path, which the
+// caller's message names already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

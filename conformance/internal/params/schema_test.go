@@ -1,0 +1,49 @@
+package params
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+func TestSchemaBuildsValidAndInvalidArguments(t *testing.T) {
+	params := json.RawMessage(`{"type":"object","properties":{
+		"title":{"type":"string","minLength":15,"maxLength":20},
+		"priority":{"type":"string","enum":["low","high"]},
+		"count":{"type":"integer","minimum":3,"maximum":9},
+		"done":{"type":"boolean"},
+		"password":{"type":"string","sensitive":true},
+		"note":{"type":"string"}},
+		"required":["title","priority","count","done"]}`)
+	s, err := ParseSchema(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.Synthesize("", "s3cret-value")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"title": "glass probexxxx", "priority": "low", "count": 3.0, "done": true,
+		"password": map[string]string{"$sensitive": SensitiveRef}}
+	if !reflect.DeepEqual(v, want) {
+		t.Errorf("synthesize = %#v\nwant %#v", v, want)
+	}
+	if w, what, ok := s.Properties["title"].WrongValue(); !ok || w != 12345 || what != "a number" {
+		t.Errorf("wrongValue(string) = %v %q %v", w, what, ok)
+	}
+	if w, _, ok := s.Properties["count"].WrongValue(); !ok || w != "glass probe" {
+		t.Errorf("wrongValue(integer) = %v %v", w, ok)
+	}
+	if w, ok := s.Properties["priority"].OutsideEnum(); !ok || w != "glass-probe-not-in-enum" {
+		t.Errorf("outsideEnum = %v %v", w, ok)
+	}
+	if _, ok := s.Properties["note"].OutsideEnum(); ok {
+		t.Error("outsideEnum without an enum")
+	}
+	for _, bad := range []string{`{"type":"string","pattern":"^a+$"}`, `{"oneOf":[{"type":"string"}]}`, `{"type":"object","required":["x"],"properties":{"x":{"$ref":"#/defs/x"}}}`} {
+		s, _ := ParseSchema(json.RawMessage(bad))
+		if _, err := s.Synthesize("", ""); err == nil {
+			t.Errorf("synthesize(%s) built a value it cannot know is valid", bad)
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package probe
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// MaxExercised bounds how many actions the exercise may call.
+const MaxExercised = 16
+
+// Exercised is one call the exercise made to succeed: an available action
+// with valid arguments, the confirmation approved, on a fresh page between
+// two witnesses.
+type Exercised struct {
+	Action        receipt.ActionInfo
+	Args          any
+	Secret        string
+	Receipt       *receipt.Receipt
+	Before, After *Witness
+	DOMWitness    bool
+	Confirmations []glasstest.ConfirmationRecord
+}
+
+// Planned is one call the exercise may make.
+type Planned struct {
+	Action receipt.ActionInfo
+	Args   map[string]any
+	Secret string
+}
+
+// ExercisePlan lists the calls the exercise may make, in declaration
+// order: one action of every tool the page declares (row actions count
+// once), available, with valid arguments (the manifest's or built from the
+// declared params; sensitive parameters get a secret the probes then look
+// for). Actions the manifest skips, hand-offs, and actions the probe cannot
+// build arguments for are left out, with a note.
+func (p *Probe) ExercisePlan() ([]Planned, []string) {
+	type plan struct {
+		calls []Planned
+		notes []string
+	}
+	v, _ := p.s.memo("plan", func() (any, error) {
+		var out plan
+		tools := map[string]bool{}
+		for _, a := range p.Base().Actions.Items {
+			tool := a.ID
+			if a.Tool != "" {
+				tool = "tool:" + a.Tool
+			}
+			switch {
+			case tools[tool] || !a.Available:
+				continue
+			case a.Kind == receipt.KindHandoff:
+				out.notes = append(out.notes, a.ID+": a hand-off needs a user (name it in the manifest's handoffs)")
+				continue
+			case p.Manifest().Skips(a.ID):
+				out.notes = append(out.notes, a.ID+": skipped by the manifest")
+				continue
+			case len(out.calls) == MaxExercised:
+				out.notes = append(out.notes, fmt.Sprintf("%s: the exercise stops after %d actions", a.ID, MaxExercised))
+				continue
+			}
+			tools[tool] = true
+			secret := p.s.secrets.fresh()
+			args, err := p.ValidArgs(a, secret)
+			if err != nil {
+				out.notes = append(out.notes, fmt.Sprintf("%s: %v", a.ID, err))
+				continue
+			}
+			if !UsesSecret(args) {
+				secret = ""
+			}
+			out.calls = append(out.calls, Planned{Action: a, Args: args, Secret: secret})
+		}
+		return out, nil
+	})
+	pl := v.(plan)
+	return pl.calls, pl.notes
+}
+
+// Call makes one planned call, once per run and transport: every check
+// that needs it shares the result.
+func (p *Probe) Call(pl Planned) (*Exercised, error) {
+	v, err := p.s.memo(string(p.Transport)+"|exercise|"+pl.Action.ID, func() (any, error) {
+		// The call's page belongs to no single check: it is closed at once.
+		q := &Probe{s: p.s, Transport: p.Transport}
+		defer q.Close()
+		return q.exerciseOne(pl)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Exercised), nil
+}
+
+// Each walks the planned calls whose action keep accepts, making each call
+// on first use, and stops when fn returns false.
+func (p *Probe) Each(keep func(receipt.ActionInfo) bool, fn func(*Exercised) bool) error {
+	calls, _ := p.ExercisePlan()
+	var mine []Planned
+	for _, pl := range calls {
+		if keep(pl.Action) {
+			mine = append(mine, pl)
+		}
+	}
+	ahead := make([]func(), len(mine))
+	for i, pl := range mine {
+		ahead[i] = func() { _, _ = p.Call(pl) }
+	}
+	p.s.prefetch(ahead...)
+	for _, pl := range mine {
+		e, err := p.Call(pl)
+		if err != nil {
+			return err
+		}
+		if !fn(e) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// AnyAction keeps every action; IsRead and IsWrite keep reads and the
+// rest (write, dangerous).
+func AnyAction(receipt.ActionInfo) bool { return true }
+
+func IsRead(a receipt.ActionInfo) bool { return a.Risk == receipt.RiskRead }
+
+func IsWrite(a receipt.ActionInfo) bool { return a.Risk != receipt.RiskRead }
+
+func (p *Probe) exerciseOne(pl Planned) (*Exercised, error) {
+	opts := []glasstest.Option{glasstest.Approve()}
+	if pl.Secret != "" {
+		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
+	}
+	pg, err := p.Open("", opts...)
+	if err != nil {
+		return nil, err
+	}
+	// Only a write can remove a record the accessibility tree must witness.
+	aria := IsWrite(pl.Action)
+	before, domWitness, err := pg.StableWitness(aria)
+	if err != nil {
+		return nil, err
+	}
+	r := pg.Do(pl.Action.ID, pl.Args)
+	after, err := pg.Witness(aria)
+	if err != nil {
+		return nil, err
+	}
+	return &Exercised{Action: pl.Action, Args: pl.Args, Secret: pl.Secret, Receipt: r, Before: before, After: after,
+		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}, nil
+}
+
+// UsesSecret reports whether args pass the probe's sensitive value.
+func UsesSecret(args map[string]any) bool {
+	for _, v := range args {
+		if m, ok := v.(map[string]string); ok && m["$sensitive"] == params.SensitiveRef {
+			return true
+		}
+	}
+	return false
+}
+
+// NewSecret returns a value no page contains by chance, long enough for
+// any minLength a password field declares and short enough for most
+// maxLengths.
+func NewSecret() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "GlassSecret-" + hex.EncodeToString(b[:])
+}
+
+// VerdictOf turns what a walk over the exercise ended with into an outcome: a
+// probe that could not run, or the violation found; nil to go on.
+func VerdictOf(err error, o *Outcome) *Outcome {
+	if err != nil {
+		b := Broken(err)
+		return &b
+	}
+	return o
+}
+
+// JudgeEach walks the exercise's calls whose action keep accepts, judging
+// each: judge returns whether the call was judged, and a sentence when it
+// breaks the rule. It returns the first failure (with the receipt as
+// evidence), or nil and how many calls were judged.
+func (p *Probe) JudgeEach(keep func(receipt.ActionInfo) bool, judge func(e *Exercised) (judged bool, problem string)) (*Outcome, int) {
+	var o *Outcome
+	n := 0
+	err := p.Each(keep, func(e *Exercised) bool {
+		judged, problem := judge(e)
+		if judged {
+			n++
+		}
+		if problem != "" {
+			res := Failf("%s: %s", e.Action.ID, problem).With(ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
+		return true
+	})
+	return VerdictOf(err, o), n
+}
+
+// Judged turns a walk's end into an outcome: the failure, not probed with
+// why when nothing was judged, else a pass.
+func (p *Probe) Judged(o *Outcome, n int, why string) Outcome {
+	switch {
+	case o != nil:
+		return *o
+	case n == 0:
+		return NotProbed(why).With(p.PlanNotes()...)
+	}
+	return Pass()
+}
+
+// PlanNotes says, as evidence, which actions the exercise left out and
+// why.
+func (p *Probe) PlanNotes() []report.Evidence {
+	_, notes := p.ExercisePlan()
+	if len(notes) == 0 {
+		return nil
+	}
+	return []report.Evidence{TextEvidence("not exercised", notes...)}
+}
+
+// Watched is one call made on a fresh page between two witnesses of the
+// page model and the DOM.
+type Watched struct {
+	Page          *Page
+	Receipt       *receipt.Receipt
+	Before, After *Witness
+	DOMWitness    bool
+}
+
+// WatchedCall opens ref on a fresh page with opts and calls id there.
+func (p *Probe) WatchedCall(ref, id string, args any, opts ...glasstest.Option) (*Watched, error) {
+	pg, err := p.Open(ref, opts...)
+	if err != nil {
+		return nil, err
+	}
+	before, domWitness, err := pg.StableWitness(false)
+	if err != nil {
+		return nil, err
+	}
+	r := pg.Do(id, args)
+	after, err := pg.Witness(false)
+	if err != nil {
+		return nil, err
+	}
+	return &Watched{Page: pg, Receipt: r, Before: before, After: after, DOMWitness: domWitness}, nil
+}

@@ -1,0 +1,345 @@
+package probe
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Probe is one check's view of the run: it opens fresh pages over one
+// transport and records every receipt it gets.
+type Probe struct {
+	s         *Session
+	Transport glasstest.Transport
+	pages     []*glasstest.Page
+}
+
+// Base is the page model as the run first saw it.
+func (p *Probe) Base() *receipt.Snapshot { return p.s.base }
+
+// Manifest is the run's manifest (empty without one).
+func (p *Probe) Manifest() *manifest.Manifest { return p.s.cfg.Manifest }
+
+// Open opens ref (resolved against the target URL; "" is the target) in a
+// fresh browser context.
+func (p *Probe) Open(ref string, opts ...glasstest.Option) (*Page, error) {
+	u, err := p.s.resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	all := append([]glasstest.Option{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
+	all = append(all, opts...)
+	g, err := glasstest.OpenPage(p.s.browser, u, all...)
+	if err != nil {
+		return nil, err
+	}
+	p.pages = append(p.pages, g)
+	return &Page{Harness: g, p: p}, nil
+}
+
+// Close closes every page the probe opened.
+func (p *Probe) Close() {
+	for _, g := range p.pages {
+		_ = g.Close()
+	}
+	p.pages = nil
+}
+
+func (s *Session) resolve(ref string) (string, error) {
+	if ref == "" {
+		return s.url, nil
+	}
+	base, err := url.Parse(s.url)
+	if err != nil {
+		return "", err
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	return base.ResolveReference(r).String(), nil
+}
+
+// Page is one fresh page of a probe.
+type Page struct {
+	Harness *glasstest.Page
+	p       *Probe
+}
+
+// Do calls id and records the receipt in the run.
+func (pg *Page) Do(id string, args any, opts ...glasstest.Option) *receipt.Receipt {
+	r := pg.RuntimeAnswer(pg.Harness.Do(id, args, opts...))
+	a, declared := pg.p.Base().Action(id)
+	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id})
+	return r
+}
+
+// RuntimeAnswer is the runtime's own receipt behind r: the checks judge
+// the runtime, not what the host made of its answer (a receipt of another
+// execution refused, available actions added). A harness receipt, where
+// the runtime gave none, is judged as it is.
+func (pg *Page) RuntimeAnswer(r *receipt.Receipt) *receipt.Receipt {
+	if answer, ok := pg.Harness.Answer(r); ok {
+		return answer
+	}
+	return r
+}
+
+// Witness is the page as the harness sees it, independently of any
+// receipt: the runtime's snapshot, the DOM and the accessibility tree.
+type Witness struct {
+	Snap *receipt.Snapshot
+	DOM  DOMState
+	Aria string
+}
+
+// DOMState is what the DOM witness reads of the page.
+type DOMState struct {
+	HTML     string `json:"html"`
+	Elements int    `json:"elements"`
+	// Text is the page's text outside live regions (toasts and status
+	// lines announce changes; they are not the content that changed).
+	Text string `json:"text"`
+	// Controls is the live state of form controls (value, checked), which
+	// innerHTML does not show.
+	Controls string `json:"controls"`
+}
+
+const domScript = `() => {
+  const body = document.body;
+  if (!body) return JSON.stringify({ html: "", elements: 0, text: "" });
+  const clone = body.cloneNode(true);
+  for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
+  const controls = Array.from(body.querySelectorAll("input, textarea, select"), (c) => (c.name || c.id || c.tagName) + "=" + JSON.stringify([c.value, !!c.checked]));
+  return JSON.stringify({ html: body.innerHTML, elements: body.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
+}`
+
+// Witness reads the page; the accessibility tree, the costliest part, only
+// when aria is true.
+func (pg *Page) Witness(aria bool) (*Witness, error) {
+	snap, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return nil, err
+	}
+	w := &Witness{Snap: snap}
+	v, err := pg.Harness.Evaluate(domScript, nil)
+	if err != nil {
+		return nil, fmt.Errorf("read the DOM: %w", err)
+	}
+	text, _ := v.(string)
+	if err := json.Unmarshal([]byte(text), &w.DOM); err != nil {
+		return nil, fmt.Errorf("read the DOM: %w", err)
+	}
+	if !aria {
+		return w, nil
+	}
+	tree, err := pg.Harness.AriaSnapshot("body")
+	if err != nil {
+		return nil, fmt.Errorf("read the accessibility tree: %w", err)
+	}
+	w.Aria = tree
+	return w, nil
+}
+
+func (d DOMState) hash() string {
+	h := sha256.Sum256([]byte(d.HTML))
+	return hex.EncodeToString(h[:8])
+}
+
+// StableWitness takes the witness before a call: a full witness, then a
+// second reading of the DOM. If the two readings differ, the page changes
+// by itself (a clock, an animation that rewrites text) and its DOM cannot
+// Witness the call; dom is then false.
+func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
+	w, err = pg.Witness(aria)
+	if err != nil {
+		return nil, false, err
+	}
+	v, err := pg.Harness.Evaluate(`() => document.body ? document.body.innerHTML : ""`, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("read the DOM: %w", err)
+	}
+	html, _ := v.(string)
+	return w, html == w.DOM.HTML, nil
+}
+
+// Unchanged compares two witnesses and describes every difference: in the
+// page model (from the runtime's own snapshots), in the DOM and in the
+// accessibility tree. With domWitness false only the model is compared.
+func Unchanged(before, after *Witness, domWitness bool) []string {
+	var out []string
+	for _, d := range ModelDiff(before.Snap, after.Snap) {
+		// A revision that moved with nothing else is envelope.revision's
+		// concern, not a side effect.
+		if !strings.HasPrefix(d, "revision ") {
+			out = append(out, "page model: "+d)
+		}
+	}
+	if !domWitness {
+		return out
+	}
+	if before.DOM.HTML != after.DOM.HTML {
+		out = append(out, fmt.Sprintf("DOM: body changed (hash %s → %s, %d → %d elements)",
+			before.DOM.hash(), after.DOM.hash(), before.DOM.Elements, after.DOM.Elements))
+	}
+	if before.DOM.Controls != after.DOM.Controls {
+		out = append(out, "DOM: a form control's value changed: "+firstDifference(before.DOM.Controls, after.DOM.Controls))
+	}
+	if before.Aria != after.Aria && before.Aria != "" && after.Aria != "" {
+		out = append(out, "accessibility tree: "+firstDifference(before.Aria, after.Aria))
+	}
+	return out
+}
+
+// firstDifference names the first line where two texts differ.
+func firstDifference(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d was %q, is %q", i+1, report.Clip(strings.TrimSpace(x), 120), report.Clip(strings.TrimSpace(y), 120))
+		}
+	}
+	return "identical"
+}
+
+// ModelDiff describes how two snapshots of the page model differ, part by
+// part (page identity, records, actions, state, feedback, revision).
+func ModelDiff(a, b *receipt.Snapshot) []string {
+	var out []string
+	if a.Page != b.Page {
+		out = append(out, fmt.Sprintf("page identity %+v → %+v", a.Page, b.Page))
+	}
+	if a.Records.Total != b.Records.Total {
+		out = append(out, fmt.Sprintf("records total %d → %d", a.Records.Total, b.Records.Total))
+	}
+	ar, br := RecordMap(a), RecordMap(b)
+	if d := SetDiff(slices.Sorted(maps.Keys(ar)), slices.Sorted(maps.Keys(br))); d != "" {
+		out = append(out, "records "+d)
+	}
+	var updated []string
+	for id, r := range ar {
+		if q, ok := br[id]; ok && !params.SameJSON(r.Fields, q.Fields) {
+			updated = append(updated, id)
+		}
+	}
+	if len(updated) > 0 {
+		slices.Sort(updated)
+		out = append(out, "records updated "+strings.Join(ClipList(updated), " "))
+	}
+	if d := SetDiff(a.ActionIDs(), b.ActionIDs()); d != "" {
+		out = append(out, "actions "+d)
+	}
+	for _, x := range a.Actions.Items {
+		if y, ok := b.Action(x.ID); ok && x.Available != y.Available {
+			out = append(out, fmt.Sprintf("action %s available %t → %t", x.ID, x.Available, y.Available))
+		}
+	}
+	if !params.SameJSON(a.State, b.State) {
+		out = append(out, "state "+stateDiff(a.State, b.State))
+	}
+	if !params.SameJSON(a.Feedback, b.Feedback) {
+		out = append(out, fmt.Sprintf("feedback %d → %d messages", len(a.Feedback), len(b.Feedback)))
+	}
+	if len(out) == 0 && a.Revision != b.Revision {
+		out = append(out, fmt.Sprintf("revision %d → %d", a.Revision, b.Revision))
+	}
+	return out
+}
+
+// RecordMap indexes a snapshot's records by id.
+func RecordMap(s *receipt.Snapshot) map[string]receipt.Record {
+	m := make(map[string]receipt.Record, len(s.Records.Items))
+	for _, r := range s.Records.Items {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// SetDiff describes what was added to and removed from a to make b.
+func SetDiff(a, b []string) string {
+	added, removed := Minus(b, a), Minus(a, b)
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added "+strings.Join(ClipList(added), " "))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(ClipList(removed), " "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Minus returns the elements of a that are not in b, in a's order.
+func Minus(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func stateDiff(a, b map[string]any) string {
+	ks := map[string]bool{}
+	for k := range a {
+		ks[k] = true
+	}
+	for k := range b {
+		ks[k] = true
+	}
+	var changed []string
+	for k := range ks {
+		if !params.SameJSON(a[k], b[k]) {
+			changed = append(changed, k)
+		}
+	}
+	slices.Sort(changed)
+	return "keys changed: " + strings.Join(ClipList(changed), " ")
+}
+
+// Sibling is a probe of the same run over transport tr, with pages of its
+// own: a check closes it when the probes it makes are done.
+func (p *Probe) Sibling(tr glasstest.Transport) *Probe { return &Probe{s: p.s, Transport: tr} }
+
+// Memo computes fn once per run for key, whichever check asks first, and
+// shares the result (see Session.memo).
+func (p *Probe) Memo(key string, fn func() (any, error)) (any, error) { return p.s.memo(key, fn) }
+
+// Record keeps a receipt the check got outside Page.Do in the run, for the
+// audits.
+func (p *Probe) Record(sn Seen) { p.s.record(sn) }
+
+// SeenReceipts is every receipt of the run over p's transport so far.
+func (p *Probe) SeenReceipts() []Seen { return p.s.seenReceipts(p.Transport) }
+
+// CallTimeout bounds each call a probe makes.
+func (p *Probe) CallTimeout() time.Duration { return p.s.cfg.CallTimeout }
+
+// Global is what the set-up learned of the runtime's global.
+func (p *Probe) Global() GlobalFacts { return p.s.global }
+
+// Probe is the probe that opened the page.
+func (pg *Page) Probe() *Probe { return pg.p }

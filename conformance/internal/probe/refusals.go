@@ -1,0 +1,479 @@
+package probe
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// A refusal is a call, derived from the page's own snapshot, that a
+// conforming runtime must refuse before stage 6: before any business side
+// effect. Each one is made on a fresh page between two witnesses of the
+// page (snapshot, DOM, accessibility tree), so a refusal that changed
+// anything is caught.
+type Refusal struct {
+	Kind string
+	Code receipt.Code
+	Plan func(p *Probe) (*PlannedCall, string)
+}
+
+// PlannedCall is one call a refusal makes.
+type PlannedCall struct {
+	ID       string
+	Args     any
+	Describe string
+	// Field is the argument made invalid, for INVALID_PARAMS probes.
+	Field    string
+	PageOpts []glasstest.Option
+	// CallOpts derives options from the page as it is just before the call
+	// (the stale-revision probe needs the current revision).
+	CallOpts func(before *Witness) []glasstest.Option
+	// idFrom, when set, derives the id to call from the page as it is just
+	// before the call; ok false means the page offers none.
+	IDFrom func(before *Witness) (id string, ok bool)
+}
+
+// The refusal kinds, by name.
+const (
+	RefUnknownID   = "unknown id"
+	RefMalformed   = "malformed JSON"
+	RefMissing     = "missing required field"
+	RefWrongType   = "wrong type"
+	RefOutsideEnum = "value outside the enum"
+	RefDenied      = "denied confirmation"
+	RefNoChannel   = "no confirmation channel"
+	RefStale       = "stale expected revision"
+	RefUnavailable = "unavailable action"
+	RefControlName = "undeclared id named like a control"
+	RefSecretName  = "unknown sensitive value"
+)
+
+// Refusals lists every refusal probe, in lifecycle order.
+var Refusals = []Refusal{
+	{RefStale, receipt.CodeStaleRevision, planStale},
+	{RefUnknownID, receipt.CodeActionNotFound, PlanUnknown},
+	{RefControlName, receipt.CodeActionNotFound, planControlName},
+	{RefMalformed, receipt.CodeInvalidArgs, PlanMalformed},
+	{RefSecretName, receipt.CodeInvalidArgs, planSecretName},
+	{RefMissing, receipt.CodeInvalidParams, planMissing},
+	{RefWrongType, receipt.CodeInvalidParams, planWrongType},
+	{RefOutsideEnum, receipt.CodeInvalidParams, planOutsideEnum},
+	{RefDenied, receipt.CodePermissionDenied, PlanDenied},
+	{RefNoChannel, receipt.CodePermissionDenied, planNoChannel},
+	{RefUnavailable, receipt.CodeActionUnavailable, planUnavailable},
+}
+
+// RefusalByKind is the refusal of the given kind (one of the Ref…
+// constants).
+func RefusalByKind(kind string) Refusal {
+	for _, r := range Refusals {
+		if r.Kind == kind {
+			return r
+		}
+	}
+	panic("conformance: no refusal " + kind)
+}
+
+// NeedsConfirmation reports whether the runtime must ask before running a.
+func NeedsConfirmation(a receipt.ActionInfo) bool {
+	return a.Confirm || a.Risk == receipt.RiskDangerous
+}
+
+// Candidates returns the declared actions in the order the probes prefer
+// them: available ones that need confirmation first (so that a runtime
+// that asks before validating is caught), then other available ones.
+func (p *Probe) Candidates() []receipt.ActionInfo {
+	var first, rest []receipt.ActionInfo
+	for _, a := range p.Base().Actions.Items {
+		if !a.Available || a.Kind == receipt.KindHandoff {
+			continue
+		}
+		if NeedsConfirmation(a) {
+			first = append(first, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	return append(first, rest...)
+}
+
+// ValidArgs returns arguments a's schema accepts: the manifest's, or ones
+// built from the declared params. With a non-empty secret, sensitive
+// parameters get a placeholder for it.
+func (p *Probe) ValidArgs(a receipt.ActionInfo, secret string) (map[string]any, error) {
+	if v, ok := p.Manifest().ArgsFor(a); ok {
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = x
+		}
+		return out, nil
+	}
+	s, err := params.ParseSchema(a.Params)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Types()) > 0 && !s.HasType("object") {
+		return nil, fmt.Errorf("params of %s is not an object schema", a.ID)
+	}
+	v, err := s.Synthesize("", secret)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+// PlanUnknown calls an id the page does not declare.
+func PlanUnknown(p *Probe) (*PlannedCall, string) {
+	id := "glass-probe.no-such-action"
+	for n := 2; ; n++ {
+		if _, declared := p.Base().Action(id); !declared {
+			break
+		}
+		id = fmt.Sprintf("glass-probe.no-such-action-%d", n)
+	}
+	return &PlannedCall{ID: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}, ""
+}
+
+// planControlName calls, as an action id, the accessible name of a control
+// the page shows: a runtime that falls back to searching the DOM for a
+// similar control would press it.
+func planControlName(p *Probe) (*PlannedCall, string) {
+	c := &PlannedCall{Describe: "call of an undeclared id that names a control on the page"}
+	c.IDFrom = func(before *Witness) (string, bool) {
+		for _, name := range ControlNames(before.Aria) {
+			if _, declared := before.Snap.Action(name); !declared {
+				c.Describe = fmt.Sprintf("call of the undeclared id %q, the name of a control on the page", name)
+				return name, true
+			}
+		}
+		return "", false
+	}
+	return c, ""
+}
+
+// ControlNames returns the accessible names of the buttons and links of an
+// aria snapshot, in page order.
+func ControlNames(aria string) []string {
+	var out []string
+	for _, line := range strings.Split(aria, "\n") {
+		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
+		for _, role := range []string{"button ", "link "} {
+			// - button "Delete Note 01": Delete
+			if rest, ok := strings.CutPrefix(t, role); ok {
+				if q, err := strconv.QuotedPrefix(rest); err == nil {
+					if name, err := strconv.Unquote(q); err == nil && name != "" {
+						out = append(out, name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planSecretName passes a placeholder for a sensitive value the host never
+// gave, in a string parameter of an action.
+func planSecretName(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "a string type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if !prop.HasType("string") || len(prop.Enum) > 0 {
+			return nil, "", false
+		}
+		return map[string]string{"$sensitive": "glass-probe-never-given"}, fmt.Sprintf("a placeholder for a sensitive value the host never gave in %q", name), true
+	})
+}
+
+// PlanMalformed calls an available action with arguments that are not
+// JSON.
+func PlanMalformed(p *Probe) (*PlannedCall, string) {
+	c := p.Candidates()
+	if len(c) == 0 {
+		return nil, "the page declares no available action"
+	}
+	return &PlannedCall{ID: c[0].ID, Args: `{"unterminated`, Describe: fmt.Sprintf("call of %s with arguments that are not JSON", c[0].ID)}, ""
+}
+
+// planParam finds an action with a parameter that pick can make invalid.
+func planParam(p *Probe, kind string, pick func(s *params.Schema, name string, prop *params.Schema) (any, string, bool)) (*PlannedCall, string) {
+	var why []string
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Properties) == 0 && len(s.Required) == 0 {
+			continue
+		}
+		base, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		names := append([]string{}, s.Required...)
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+		for _, name := range names {
+			prop := s.Properties[name]
+			if prop == nil {
+				prop = &params.Schema{}
+			}
+			v, desc, ok := pick(s, name, prop)
+			if !ok {
+				continue
+			}
+			args := map[string]any{}
+			for k, x := range base {
+				args[k] = x
+			}
+			if v == leaveOut {
+				delete(args, name)
+			} else {
+				args[name] = v
+			}
+			return &PlannedCall{ID: a.ID, Args: args, Field: name, Describe: fmt.Sprintf("call of %s with %s", a.ID, desc)}, ""
+		}
+	}
+	reason := "no available action declares a parameter with " + kind
+	if len(why) > 0 {
+		reason += " that the probe can build valid arguments for (" + strings.Join(why, "; ") + ")"
+	}
+	return nil, reason
+}
+
+// leaveOut is what a planParam picker returns to leave a field out.
+var leaveOut = &struct{ name string }{"leave out"}
+
+func planMissing(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "a required field", func(s *params.Schema, name string, _ *params.Schema) (any, string, bool) {
+		if !slices.Contains(s.Required, name) {
+			return nil, "", false
+		}
+		return leaveOut, fmt.Sprintf("the required field %q left out", name), true
+	})
+}
+
+func planWrongType(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "a declared type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		v, what, ok := prop.WrongValue()
+		if !ok {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%s for %q, declared %s", what, name, strings.Join(prop.Types(), " or ")), true
+	})
+}
+
+func planOutsideEnum(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "an enum", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		v, ok := prop.OutsideEnum()
+		if !ok {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%v for %q, outside its enum", v, name), true
+	})
+}
+
+// planConfirmable finds an available action that needs confirmation, with
+// arguments its schema accepts.
+func planConfirmable(p *Probe, opt glasstest.Option, what string) (*PlannedCall, string) {
+	found := false
+	var why []string
+	for _, a := range p.Candidates() {
+		if !NeedsConfirmation(a) {
+			continue
+		}
+		found = true
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.Option{opt}, Describe: fmt.Sprintf("call of %s with %s", a.ID, what)}, ""
+	}
+	if !found {
+		return nil, "the page declares no available action that needs confirmation"
+	}
+	return nil, "the probe cannot build valid arguments for any action that needs confirmation (" + strings.Join(why, "; ") + ")"
+}
+
+// PlanDenied calls an action that needs confirmation, denied.
+func PlanDenied(p *Probe) (*PlannedCall, string) {
+	return planConfirmable(p, glasstest.Deny(), "the confirmation denied")
+}
+
+func planNoChannel(p *Probe) (*PlannedCall, string) {
+	return planConfirmable(p, glasstest.NoConfirmationChannel(), "no confirmation channel installed")
+}
+
+func planStale(p *Probe) (*PlannedCall, string) {
+	var why []string
+	for _, a := range p.Candidates() {
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		return &PlannedCall{
+			ID: a.ID, Args: args, PageOpts: []glasstest.Option{glasstest.Approve()},
+			Describe: fmt.Sprintf("approved call of %s with an expected revision the page is not at", a.ID),
+			CallOpts: func(before *Witness) []glasstest.Option {
+				return []glasstest.Option{glasstest.ExpectedRevision(before.Snap.Revision + 1)}
+			},
+		}, ""
+	}
+	if len(why) == 0 {
+		return nil, "the page declares no available action"
+	}
+	return nil, "the probe cannot build valid arguments for any available action (" + strings.Join(why, "; ") + ")"
+}
+
+func planUnavailable(p *Probe) (*PlannedCall, string) {
+	for _, a := range p.Base().Actions.Items {
+		if a.Available || a.Kind == receipt.KindHandoff {
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			continue
+		}
+		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.Option{glasstest.Approve()},
+			Describe: fmt.Sprintf("approved call of %s, which the snapshot declares unavailable", a.ID)}, ""
+	}
+	return nil, "the page declares no unavailable action (with arguments the probe can build)"
+}
+
+// Refused is the record of one refusal probe.
+type Refused struct {
+	Call          *PlannedCall
+	Receipt       *receipt.Receipt
+	Before, After *Witness
+	// DOMWitness is false when the page changed by itself between two
+	// witnesses taken back to back; only the page model is compared then.
+	DOMWitness    bool
+	Changes       []string
+	Confirmations []glasstest.ConfirmationRecord
+}
+
+// Refuse makes the refusal's call on a fresh page, once per run and
+// transport. ok is false when the probe could not run; o then says why
+// (not probed, or broken).
+func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
+	type result struct {
+		res *Refused
+		o   Outcome
+		ok  bool
+	}
+	v, _ := p.s.memo(string(p.Transport)+"|refuse|"+rf.Kind, func() (any, error) {
+		res, o, ok := p.refuseNow(rf)
+		return result{res, o, ok}, nil
+	})
+	r := v.(result)
+	return r.res, r.o, r.ok
+}
+
+// RefuseAhead starts the refusals' probes in the background (see
+// session.prefetch), for a check that will walk them one by one.
+func (p *Probe) RefuseAhead(rfs ...Refusal) {
+	ahead := make([]func(), len(rfs))
+	for i, rf := range rfs {
+		ahead[i] = func() { p.Refuse(rf) }
+	}
+	p.s.prefetch(ahead...)
+}
+
+func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
+	call, why := rf.Plan(p)
+	if call == nil {
+		return nil, NotProbed(why), false
+	}
+	if _, raw := call.Args.(string); raw && p.Transport == glasstest.TransportWebMCP {
+		return nil, NotProbed("a WebMCP tool's input is always a JSON object, so arguments that are not JSON cannot be sent over webmcp"), false
+	}
+	pg, err := p.Open("", call.PageOpts...)
+	if err != nil {
+		return nil, Broken(err), false
+	}
+	b2, domWitness, err := pg.StableWitness(true)
+	if err != nil {
+		return nil, Broken(err), false
+	}
+	var opts []glasstest.Option
+	if call.CallOpts != nil {
+		opts = call.CallOpts(b2)
+	}
+	if call.IDFrom != nil {
+		id, ok := call.IDFrom(b2)
+		if !ok {
+			return nil, NotProbed("the page shows no button or link whose name is not a declared action id"), false
+		}
+		call.ID = id
+	}
+	r := pg.Do(call.ID, call.Args, opts...)
+	after, err := pg.Witness(true)
+	if err != nil {
+		return nil, Broken(err), false
+	}
+	res = &Refused{Call: call, Receipt: r, Before: b2, After: after, DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}
+	if r.Code() == receipt.CodeActionUnavailable {
+		// Stage 5 may reveal the target, and revealing may render records
+		// and move the DOM (CONTRACT.md, pipeline.no-effect-before-dispatch):
+		// only what was there before is compared.
+		res.Changes = Unchanged(b2, revealTolerant(b2, after), false)
+	} else {
+		res.Changes = Unchanged(b2, after, res.DOMWitness)
+	}
+	return res, Outcome{}, true
+}
+
+// revealTolerant returns after without the records that were not there
+// before, and with the record total those leave.
+func revealTolerant(before, after *Witness) *Witness {
+	w := *after
+	snap := *after.Snap
+	known := RecordMap(before.Snap)
+	snap.Records.Items = nil
+	for _, r := range after.Snap.Records.Items {
+		if _, ok := known[r.ID]; ok {
+			snap.Records.Items = append(snap.Records.Items, r)
+		}
+	}
+	if added := len(after.Snap.Records.Items) - len(snap.Records.Items); added > 0 {
+		snap.Records.Total -= added
+		snap.Revision = before.Snap.Revision
+	}
+	w.Snap = &snap
+	return &w
+}
+
+// ExpectRefused checks that res failed with code at its phase and left the
+// page as it was.
+func ExpectRefused(res *Refused, code receipt.Code) Outcome {
+	r := res.Receipt
+	if r.Code() != code || r.FailurePhase() != code.Phase() {
+		return Failf("%s: want %s at phase %s, %s", res.Call.Describe, code, code.Phase(), Got(r)).
+			With(ReceiptEvidence("receipt", r))
+	}
+	if len(res.Changes) > 0 {
+		return Failf("%s was refused with %s, but the page changed: %s", res.Call.Describe, code, res.Changes[0]).
+			With(ReceiptEvidence("receipt", r), TextEvidence("what changed", res.Changes...), WitnessNote(res.DOMWitness),
+				SnapshotEvidence("snapshot before the call", res.Before.Snap), SnapshotEvidence("snapshot after the call", res.After.Snap))
+	}
+	return Pass()
+}
+
+// WitnessNote says which witnesses judged a refusal.
+func WitnessNote(dom bool) report.Evidence {
+	if dom {
+		return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots, the DOM (body.innerHTML) and the accessibility tree (Playwright aria snapshot)"}
+	}
+	return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots only: the DOM changed by itself between two readings, so it cannot witness"}
+}

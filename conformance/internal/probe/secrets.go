@@ -1,0 +1,64 @@
+package probe
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/glassworks/glass/conformance/internal/report"
+)
+
+// The probes pass a fresh secret (newSecret) for every sensitive parameter
+// they fill. A conforming runtime never echoes it; a leaking one puts it in
+// a receipt, a snapshot or a confirmation request, and that is the
+// evidence of sensitive.never-echoed. The finding still never carries the
+// value itself: every place it appears in a message or in evidence reads
+// leakedSecret instead, so that nothing Glass writes — terminal, JUnit,
+// JSON, HTML, artifacts, Ginkgo failures — holds a sensitive value, even a
+// probe's.
+
+// leakedSecret stands for a probe's secret in findings. It differs from the
+// runtime's own mask, "[sensitive]", so the evidence shows where the value
+// leaked.
+const leakedSecret = "[the probe's sensitive value]"
+
+// secretSet is the secrets a run's probes have passed.
+type secretSet struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// fresh returns a new secret and remembers it.
+func (s *secretSet) fresh() string {
+	v := NewSecret()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil {
+		s.set = map[string]bool{}
+	}
+	s.set[v] = true
+	return v
+}
+
+// hide replaces every remembered secret in the finding's message and
+// evidence.
+func (s *secretSet) hide(f report.Finding) report.Finding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.set) == 0 {
+		return f
+	}
+	pairs := make([]string, 0, 2*len(s.set))
+	for v := range s.set {
+		pairs = append(pairs, v, leakedSecret)
+	}
+	r := strings.NewReplacer(pairs...)
+	f.Message = r.Replace(f.Message)
+	if f.Evidence != nil {
+		ev := make([]report.Evidence, len(f.Evidence))
+		for i, e := range f.Evidence {
+			ev[i] = report.Evidence{Label: r.Replace(e.Label), Text: r.Replace(e.Text)}
+		}
+		f.Evidence = ev
+	}
+	return f
+}

@@ -1,0 +1,284 @@
+package probe
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/hostfault"
+	"github.com/glassworks/glass/receipt"
+)
+
+// ErrSetup wraps failures that stop a run before any rule is checked: the
+// page cannot be opened, has no runtime, or speaks another protocol.
+var ErrSetup = errors.New("conformance: set-up failed")
+
+// setupError is a set-up failure with the cause a person can act on.
+type setupError struct {
+	url   string
+	cause string
+}
+
+// Error shows the cause as receipt.PrintableText does, bounded: it may
+// quote the page (a message its runtime threw), which bounds it in the page
+// only as far as the page lets it.
+func (e *setupError) Error() string {
+	return receipt.PrintableText(fmt.Sprintf("conformance: %s: %s", e.url, report.Clip(e.cause, report.MaxMessageBytes)))
+}
+
+func (e *setupError) Unwrap() error { return ErrSetup }
+
+// Config is what the probes of a run need of its options.
+type Config struct {
+	// Manifest names what the probes cannot derive from the page; never
+	// nil (an empty manifest is zero-config).
+	Manifest *manifest.Manifest
+	// Transports are those the run checks over.
+	Transports []glasstest.Transport
+	// CallTimeout bounds each call a probe makes.
+	CallTimeout time.Duration
+	// Ahead is how many memoized probes may be computed ahead of the check
+	// that will ask for them (see Session.prefetch); 0 computes each one
+	// when a check first asks for it.
+	Ahead int
+	// HostFaults break host guarantees on purpose: the host mutants of the
+	// mutation matrix.
+	HostFaults []hostfault.Fault
+}
+
+// Session is what the probes of one run share: the page's first snapshot
+// and every receipt the run has seen.
+type Session struct {
+	url      string
+	browser  *glasstest.Browser
+	cfg      Config
+	base     *receipt.Snapshot
+	runtime  string
+	protocol string
+	global   GlobalFacts
+	// invalidSnapshot says why the page's snapshot did not decode, if it
+	// did not.
+	invalidSnapshot string
+	// unavailable says why a transport cannot reach the runtime.
+	unavailable map[glasstest.Transport]string
+
+	mu    sync.Mutex
+	seen  []Seen
+	memos map[string]*memoEntry
+	// secrets are the probes' sensitive values, kept out of findings.
+	secrets secretSet
+
+	// ahead bounds the memoized probes computed ahead of the check that
+	// will ask for them (see prefetch); background waits for them.
+	ahead      chan struct{}
+	background sync.WaitGroup
+}
+
+// memoEntry is one result the probes of a run share: a refusal, an
+// exercised call. Each is computed once, by whichever check needs it
+// first, so the verdicts do not depend on the order checks run in.
+type memoEntry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+func (s *Session) memo(key string, fn func() (any, error)) (any, error) {
+	s.mu.Lock()
+	e := s.memos[key]
+	if e == nil {
+		e = &memoEntry{}
+		s.memos[key] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = fn() })
+	return e.v, e.err
+}
+
+// prefetch starts computing memoized probes in the background, at most
+// cap(s.ahead) at a time. Checks walk the probes they share in the same
+// order, so without it every check would wait on the first probe, then
+// all on the second: one page at a time however many checks run. Each
+// probe still runs once (memo); a check that asks for one being computed
+// waits for it.
+//
+// A session without s.ahead (the Ginkgo registration's: specs run one by
+// one and nothing waits for background work at the suite's end) computes
+// every probe when a check first asks for it.
+func (s *Session) prefetch(fns ...func()) {
+	if s.ahead == nil {
+		return
+	}
+	for _, fn := range fns {
+		s.background.Add(1)
+		go func() {
+			defer s.background.Done()
+			s.ahead <- struct{}{}
+			defer func() { <-s.ahead }()
+			fn()
+		}()
+	}
+}
+
+// Seen is one receipt of the run and the declared action it reached.
+type Seen struct {
+	Receipt   *receipt.Receipt
+	Action    receipt.ActionInfo
+	Declared  bool
+	Transport glasstest.Transport
+	What      string
+}
+
+// NewSession opens the page at url once, in b (nil: glasstest.Shared()),
+// to learn what it declares. Every failure is a set-up error (ErrSetup)
+// with one clear cause.
+func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) {
+	if b == nil {
+		var err error
+		if b, err = glasstest.Shared(); err != nil {
+			return nil, &setupError{url: url, cause: FirstLine(err.Error())}
+		}
+	}
+	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}}
+	if cfg.Ahead > 0 {
+		s.ahead = make(chan struct{}, cfg.Ahead)
+	}
+	if err := s.setup(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// setup opens the page once to learn what it declares. Every failure here
+// is a set-up error with one clear cause.
+func (s *Session) setup() error {
+	p, err := glasstest.OpenPage(s.browser, s.url, glasstest.Timeout(s.cfg.CallTimeout))
+	if err != nil {
+		return &setupError{url: s.url, cause: openCause(err)}
+	}
+	defer p.Close()
+	v, err := p.Evaluate(identifyScript, nil)
+	if err != nil {
+		return &setupError{url: s.url, cause: "cannot inspect the page: " + FirstLine(err.Error())}
+	}
+	text, _ := v.(string)
+	if err := json.Unmarshal([]byte(text), &s.global); err != nil {
+		return &setupError{url: s.url, cause: "cannot inspect the page: " + err.Error()}
+	}
+	if !s.global.Present {
+		return &setupError{url: s.url, cause: "the page has no Glass runtime (globalThis.glassRuntime is not defined)"}
+	}
+	s.protocol, s.runtime = s.global.Protocol, s.global.Runtime
+	if s.protocol != receipt.Protocol {
+		return &setupError{url: s.url, cause: fmt.Sprintf("the page runtime speaks protocol %q; this build checks %q", s.protocol, receipt.Protocol)}
+	}
+	snap, err := p.TrySnapshot()
+	if errors.Is(err, receipt.ErrInvalid) {
+		// A snapshot of the wrong shape is the runtime's violation of
+		// protocol.snapshot, not a set-up error: that rule fails, and the
+		// rules whose probes derive from the snapshot are not probed.
+		s.invalidSnapshot = FirstLine(err.Error())
+		return nil
+	}
+	if err != nil {
+		return &setupError{url: s.url, cause: "cannot read the page model: " + FirstLine(err.Error())}
+	}
+	s.base = snap
+	s.checkTransports(p)
+	return nil
+}
+
+// openCause turns a Playwright navigation error into its first line,
+// without the call log.
+func openCause(err error) string {
+	msg := FirstLine(err.Error())
+	if strings.Contains(msg, "wait for the page runtime") {
+		return "the page's Glass runtime never became ready (glassRuntime.ready() did not resolve; does the page call glassRuntime.define?)"
+	}
+	if i := strings.Index(msg, "net::"); i >= 0 {
+		return "cannot load the page: " + strings.TrimSpace(msg[i:])
+	}
+	return "cannot open the page: " + msg
+}
+
+// FirstLine is s up to its first line break.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func (s *Session) record(sn Seen) {
+	s.mu.Lock()
+	s.seen = append(s.seen, sn)
+	s.mu.Unlock()
+}
+
+func (s *Session) seenReceipts(tr glasstest.Transport) []Seen {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Seen
+	for _, sn := range s.seen {
+		if sn.Transport == tr {
+			out = append(out, sn)
+		}
+	}
+	return out
+}
+
+// GlobalFacts is what the setup learnt about the runtime's global.
+type GlobalFacts struct {
+	Present   bool              `json:"present"`
+	Protocol  string            `json:"protocol"`
+	Runtime   string            `json:"runtime"`
+	Frozen    bool              `json:"frozen"`
+	Writable  bool              `json:"writable"`
+	Functions map[string]string `json:"functions"`
+}
+
+const identifyScript = `() => {
+  const rt = globalThis.glassRuntime;
+  if (!rt || typeof rt !== "object") return JSON.stringify({ present: false });
+  const d = Object.getOwnPropertyDescriptor(globalThis, "glassRuntime") || {};
+  const functions = {};
+  for (const m of ["ready", "snapshot", "execute", "resume"]) functions[m] = typeof rt[m];
+  return JSON.stringify({ present: true, protocol: String(rt.protocol).slice(0, 80), runtime: String(rt.runtime || "").slice(0, 80),
+    frozen: Object.isFrozen(rt), writable: d.writable !== false && !d.get, functions: functions });
+}`
+
+// Runtime is what the page's runtime says it is.
+func (s *Session) Runtime() string { return s.runtime }
+
+// Protocol is the protocol the page's runtime says it speaks.
+func (s *Session) Protocol() string { return s.protocol }
+
+// InvalidSnapshot says why the page's snapshot did not decode, or "".
+func (s *Session) InvalidSnapshot() string { return s.invalidSnapshot }
+
+// Wait waits for the probes computed ahead that no check asked for (a
+// check stopped at its first violation), so that nothing of a run
+// outlives it.
+func (s *Session) Wait() { s.background.Wait() }
+
+// Hide replaces every sensitive value the probes passed in f's message and
+// evidence (see secretSet).
+func (s *Session) Hide(f report.Finding) report.Finding { return s.secrets.hide(f) }
+
+// Probe is a check's view of the run over transport tr; the check closes
+// it when it is done.
+func (s *Session) Probe(tr glasstest.Transport) *Probe { return &Probe{s: s, Transport: tr} }
+
+// Detached is a session on a snapshot already known, with no page and no
+// browser: enough for what a check plans from the snapshot and the
+// manifest alone, as the checks' unit tests do. No probe of it may open a
+// page.
+func Detached(base *receipt.Snapshot, cfg Config) *Session {
+	return &Session{base: base, cfg: cfg, memos: map[string]*memoEntry{}}
+}

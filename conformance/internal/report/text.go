@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// evidenceIndent starts every line of a piece of evidence: deeper than any
+// line of Glass's own, so that evidence cannot pass for one.
+const evidenceIndent = "                "
+
+// WriteText writes the report for a terminal or a CI log: the page and its
+// runtime, one line per rule grouped by phase, each violation followed by
+// its MUST sentence and evidence, then notes and a summary.
+//
+// Page-provided text never starts a line: in a line of Glass's own it is
+// one line (Line), and evidence is indented under its rule, every line of
+// it. So nothing a page says — a thrown message, a note — can print a
+// verdict or a summary that looks like Glass's.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	if r.URL != "" {
+		head := "Glass conformance of " + Line(r.URL)
+		if r.Runtime != "" {
+			head += " (runtime " + Line(r.Runtime) + ")"
+		}
+		ew.printf("%s\n", head)
+	}
+	for _, g := range r.byPhase() {
+		ew.printf("\n%s\n", g.Title)
+		for _, f := range g.Findings {
+			line := fmt.Sprintf("  %-11s %s", f.Label(), r.Name(f))
+			if f.Message != "" {
+				line += " — " + Line(f.Message)
+			}
+			ew.printf("%s\n", line)
+			if f.Verdict == Fail || f.Baseline == BaselineStale {
+				ew.printf("%s\n", Indent("MUST: "+f.Rule.Must, "              "))
+				for _, ev := range f.Evidence {
+					ew.printf("              %s:\n%s\n", Line(ev.Label), Indent(receipt.PrintableText(ev.Text), evidenceIndent))
+				}
+			}
+		}
+	}
+	if len(r.Notes) > 0 {
+		ew.printf("\nnotes:\n")
+		for _, n := range r.Notes {
+			ew.printf("  - %s\n", Line(n))
+		}
+	}
+	ew.printf("\n%s in %.1fs\n", r.Summary(), r.Seconds)
+	return ew.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+// FailureText is a failed finding as one Ginkgo failure message: the rule,
+// the sentence, and the evidence.
+func FailureText(f Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\nMUST: %s", f.Rule.ID, Line(f.Message), f.Rule.Must)
+	for _, ev := range f.Evidence {
+		fmt.Fprintf(&b, "\n%s:\n%s", Line(ev.Label), Indent(receipt.PrintableText(ev.Text), "  "))
+	}
+	return b.String()
+}
+
+// Line is page-provided text for a line of a text report: what a terminal
+// would act on shown as escapes (receipt.PrintableText), and a line break
+// shown as \n, so the text stays on the line it was given.
+func Line(s string) string {
+	return strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)
+}
+
+// Indent starts every line of s with prefix.
+func Indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
