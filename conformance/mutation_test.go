@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,19 +18,10 @@ import (
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/examples/todo/app"
-	"github.com/glassworks/glass/fixtures"
+
 	"github.com/glassworks/glass/fixtures/mutants"
 	"github.com/glassworks/glass/glasstest"
 )
-
-func provingManifest(t testing.TB) *Manifest {
-	t.Helper()
-	m, err := ParseManifest("proving-manifest.yaml", mutants.ProvingManifest())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 func todoManifest(t testing.TB) *Manifest {
 	t.Helper()
@@ -68,8 +60,11 @@ func TestMutantsFindTheirTextExactlyOnce(t *testing.T) {
 			t.Error(err)
 			continue
 		}
-		if bytes.Equal(src, fixtures.Runtime()) {
-			t.Errorf("%s: the mutant runtime is the reference runtime", m.Name)
+		if bytes.Equal(src, m.Base().Source()) {
+			t.Errorf("%s: the mutant runtime is its base runtime, unchanged", m.Name)
+		}
+		if !slices.Contains(mutants.Bases, m.Base()) {
+			t.Errorf("%s: unknown base runtime %q", m.Name, m.Base())
 		}
 		if _, ok := RuleByID(m.Rule); !ok {
 			t.Errorf("%s breaks %q, which is not a rule of the catalog", m.Name, m.Rule)
@@ -190,20 +185,39 @@ const mutationWorkers = 2
 // reference runtime, with the host breaking one of its guarantees).
 type matrixEntry struct {
 	name, rule, why string
-	handler         http.Handler
-	opts            []Option
+	// group is the matrix the entry is scored in: a base runtime, or
+	// "host".
+	group   string
+	handler http.Handler
+	opts    []Option
 }
+
+// hostGroup scores the host mutants, which break the harness, not a
+// runtime: they run in front of the proving page.
+const hostGroup = "host"
 
 func runtimeEntry(t testing.TB, m mutants.Mutant) matrixEntry {
 	src, err := m.Runtime()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, handler: mutants.WithRuntime(src, mutants.ProvingPage())}
+	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, group: string(m.Base()), handler: m.Base().Page(src),
+		opts: []Option{WithManifest(baseManifest(t, m.Base()))}}
 }
 
-func hostEntry(m mutants.HostMutant) matrixEntry {
-	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, handler: mutants.ProvingPage(), opts: []Option{withHostFault(m.Fault)}}
+func hostEntry(t testing.TB, m mutants.HostMutant) matrixEntry {
+	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, group: hostGroup, handler: mutants.ProvingPage(),
+		opts: []Option{WithManifest(baseManifest(t, mutants.Reference)), withHostFault(m.Fault)}}
+}
+
+// baseManifest is the conformance manifest of a base runtime's page.
+func baseManifest(t testing.TB, b mutants.Base) *Manifest {
+	t.Helper()
+	m, err := ParseManifest(string(b)+" manifest", b.Manifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // matrixEntries lists every mutant, runtime and host, or only those
@@ -216,7 +230,7 @@ func matrixEntries(t testing.TB) []matrixEntry {
 			if m, ok := mutants.ByName(name); ok {
 				out = append(out, runtimeEntry(t, m))
 			} else if h, ok := mutants.HostByName(name); ok {
-				out = append(out, hostEntry(h))
+				out = append(out, hostEntry(t, h))
 			} else {
 				t.Fatalf("GLASS_MUTANTS: no mutant %q", name)
 			}
@@ -227,9 +241,18 @@ func matrixEntries(t testing.TB) []matrixEntry {
 		out = append(out, runtimeEntry(t, m))
 	}
 	for _, h := range mutants.Host {
-		out = append(out, hostEntry(h))
+		out = append(out, hostEntry(t, h))
 	}
 	return out
+}
+
+// baseNames lists the base runtimes, in the matrix's order.
+func baseNames() []string {
+	names := make([]string, len(mutants.Bases))
+	for i, b := range mutants.Bases {
+		names[i] = string(b)
+	}
+	return names
 }
 
 // matrixTransports is the transport a mutant's rule is checked over: the
@@ -248,7 +271,6 @@ func matrixTransports(rule string) Option {
 // sanity rule passes, and every check is proven by a mutant.
 func TestMutationMatrix(t *testing.T) {
 	b := browser(t)
-	manifest := provingManifest(t)
 	type row struct {
 		m       matrixEntry
 		verdict Verdict
@@ -262,7 +284,7 @@ func TestMutationMatrix(t *testing.T) {
 	rows := make([]row, len(all))
 	urls := make([]string, len(all))
 	runRow := func(m matrixEntry, url string) row {
-		opts := append([]Option{WithManifest(manifest), WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule)}, m.opts...)
+		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule)}, m.opts...)
 		rep, err := Run(Target{URL: url, Browser: b}, opts...)
 		r := row{m: m}
 		if sanityRule(m.rule) == "" {
@@ -306,27 +328,48 @@ func TestMutationMatrix(t *testing.T) {
 		}
 	}
 
+	// One matrix per base runtime, then the host's; a score for each and
+	// for all.
 	var out bytes.Buffer
-	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MUTANT\tRULE\tRULE VERDICT\tSANITY\tCAUGHT\tWHY IT FAILED")
 	killed := 0
-	for _, r := range rows {
-		caught := r.verdict == Fail && (r.sanity == Pass || r.sanity == "none")
-		if caught {
-			killed++
-		} else {
-			t.Errorf("mutant %s survived: %s is %s (want fail), sanity rule %s is %s (want pass): %s; sanity: %s",
-				r.m.name, r.m.rule, r.verdict, sanityRule(r.m.rule), r.sanity, r.message, r.sanityMessage)
+	for _, group := range append(baseNames(), hostGroup) {
+		var in []row
+		for _, r := range rows {
+			if r.m.group == group {
+				in = append(in, r)
+			}
 		}
-		name := r.m.name
-		if r.rerun {
-			name += " (re-run)"
+		if len(in) == 0 {
+			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, report.Clip(r.message, 110))
+		title := group + " runtime"
+		if group == hostGroup {
+			title = "host (the harness, in front of the proving page)"
+		}
+		fmt.Fprintf(&out, "\nmutants of the %s\n", title)
+		tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "MUTANT\tRULE\tRULE VERDICT\tSANITY\tCAUGHT\tWHY IT FAILED")
+		caughtHere := 0
+		for _, r := range in {
+			caught := r.verdict == Fail && (r.sanity == Pass || r.sanity == "none")
+			if caught {
+				caughtHere++
+			} else {
+				t.Errorf("mutant %s (%s) survived: %s is %s (want fail), sanity rule %s is %s (want pass): %s; sanity: %s",
+					r.m.name, r.m.group, r.m.rule, r.verdict, sanityRule(r.m.rule), r.sanity, r.message, r.sanityMessage)
+			}
+			name := r.m.name
+			if r.rerun {
+				name += " (re-run)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, report.Clip(r.message, 110))
+		}
+		tw.Flush()
+		fmt.Fprintf(&out, "mutation score (%s): %d/%d mutants caught (%.0f%%)\n", group, caughtHere, len(in), 100*float64(caughtHere)/float64(len(in)))
+		killed += caughtHere
 	}
-	tw.Flush()
 	score := 100 * float64(killed) / float64(len(rows))
-	fmt.Fprintf(&out, "mutation score: %d/%d mutants caught (%.0f%%)\n", killed, len(rows), score)
+	fmt.Fprintf(&out, "\nmutation score: %d/%d mutants caught (%.0f%%)\n", killed, len(rows), score)
 	// The matrix is the product of this test: print it even when the
 	// test passes and -v is off.
 	fmt.Fprint(os.Stdout, out.String())
