@@ -255,8 +255,11 @@ func (c *comparison) enums(name, subj, fld string, o, n map[string]any) {
 }
 
 func plural(word string, n int) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return word
+	case strings.HasSuffix(word, "y"):
+		return strings.TrimSuffix(word, "y") + "ies"
 	}
 	return word + "s"
 }

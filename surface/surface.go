@@ -292,3 +292,19 @@ func (rs recordSet) enumerates(values []any) bool {
 	}
 	return !rs.partial || len(values) <= rs.total
 }
+
+// GomegaString renders the surface in one line for Gomega's messages:
+// the page and how many entries it declares.
+func (s *Surface) GomegaString() string {
+	if s == nil {
+		return "no surface"
+	}
+	where := ""
+	if s.Page.Host != "" || s.Page.Path != "" {
+		where = " (" + printable(s.Page.Host+s.Page.Path) + ")"
+	}
+	return fmt.Sprintf("capability surface of page %s%s, %d %s", quote(s.Page.ID), where, len(s.Actions), plural("entry", len(s.Actions)))
+}
+
+// String is GomegaString.
+func (s *Surface) String() string { return s.GomegaString() }
