@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -291,5 +292,132 @@ func TestSurfaceGateOnTheTodoPage(t *testing.T) {
 	}
 	if !bytes.Equal(readFile(t, same), readFile(t, baseline)) {
 		t.Error("surface --update did not write the page's surface")
+	}
+}
+
+// runScript runs a shell step of action.yml as the runner would, with env
+// and a GITHUB_OUTPUT file, and returns the outputs it wrote and its exit
+// status.
+func runScript(t *testing.T, script string, env ...string) (map[string]string, int) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "github-output")
+	ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script)
+	cmd.Env = append(os.Environ(), append(env, "GITHUB_OUTPUT="+out)...)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("the step is still running after %s:\n%s", cliDeadline, log.String())
+	}
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]string{}
+	b, _ := os.ReadFile(out)
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			outputs[k] = v
+		}
+	}
+	t.Logf("step log:\n%s", log.String())
+	return outputs, code
+}
+
+// TestActionSurfaceGate runs the action's surface step and its last step
+// as the runner would (bash, RUNNER_TEMP holding the binary, a
+// GITHUB_OUTPUT file): on the Todo example with its baseline the gate
+// passes; on the page with remove's risk lowered it fails the job. The
+// flags the step passes are ones surface has, and the example workflow and
+// docs/ci.md's fragment pass only declared inputs.
+func TestActionSurfaceGate(t *testing.T) {
+	root := repoRoot(t)
+	var action actionFile
+	readYAML(t, filepath.Join(root, "action.yml"), &action)
+	if _, ok := action.Inputs["surface"]; !ok {
+		t.Fatal("action.yml has no surface input")
+	}
+	if v := action.Outputs["surface-exit-code"]["value"]; v != "${{ steps.surface.outputs.exit-code }}" {
+		t.Errorf("the surface-exit-code output is %q", v)
+	}
+	var step, last actionStep
+	for _, s := range action.Runs.Steps {
+		if s.ID == "surface" {
+			step = s
+		}
+		last = s
+	}
+	if step.Run == "" || step.If != "inputs.surface != ''" {
+		t.Fatalf("action.yml has no surface step run only with a surface input: %+v", step)
+	}
+	help := runCLI(t, "surface", "-h").stdout
+	for _, f := range regexp.MustCompile(`(?:^|\s)(--?[a-z]+)\b`).FindAllStringSubmatch(step.Run, -1) {
+		if f[1] == "-p" || f[1] == "-n" || f[1] == "-e" {
+			continue // mkdir -p, [ -n ], …
+		}
+		if !regexp.MustCompile(`(?m)^\s+-` + strings.TrimLeft(f[1], "-") + `\b`).MatchString(help) {
+			t.Errorf("the surface step passes %s, which glass-conformance surface does not have", f[1])
+		}
+	}
+
+	// The runner's view: the binary in RUNNER_TEMP, the reports directory
+	// of the check step, the workspace as working directory.
+	runner := t.TempDir()
+	if err := os.Link(bin, filepath.Join(runner, "glass-conformance")); err != nil {
+		if err := os.WriteFile(filepath.Join(runner, "glass-conformance"), readFile(t, bin), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	baseline := filepath.Join(root, "examples", "todo", "testdata", "glass-surface.json")
+	gate := func(url string) (map[string]string, int) {
+		return runScript(t, step.Run, "RUNNER_TEMP="+runner, "GLASS_URL="+url, "GLASS_SURFACE="+baseline, "GLASS_REPORTS="+t.TempDir())
+	}
+	outputs, code := gate(serve(t, app.Handler()))
+	if code != 0 || outputs["exit-code"] != "0" {
+		t.Fatalf("the surface step on the example: exit %d, outputs %v", code, outputs)
+	}
+	outputs, code = gate(riskLowered(t))
+	if code != 0 || outputs["exit-code"] != "1" {
+		t.Fatalf("the surface step on the changed page: exit %d, outputs %v; want the step to pass and exit-code=1", code, outputs)
+	}
+	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE=1"); code != 1 {
+		t.Errorf("the last step with a breaking surface change: exit %d, want 1", code)
+	}
+	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE="); code != 0 {
+		t.Errorf("the last step without a surface baseline: exit %d, want 0", code)
+	}
+	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE=2"); code != 2 {
+		t.Errorf("the last step when the surface could not be compared: exit %d, want 2", code)
+	}
+
+	var wf workflowFile
+	readYAML(t, filepath.Join(root, ".github", "workflows", "conformance-example.yml"), &wf)
+	var watched bool
+	for _, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if p := s.With["surface"]; s.Uses == "./" && p != "" {
+				watched = true
+				mustExist(t, root, "the example workflow", p)
+			}
+		}
+	}
+	if !watched {
+		t.Error("the example workflow does not check the Todo example's surface")
+	}
+	var frag workflowFile
+	readYAML(t, filepath.Join(root, "docs", "snippets", "ci-surface.yml"), &frag)
+	for _, j := range frag.Jobs {
+		for _, s := range j.Steps {
+			for k := range s.With {
+				if _, ok := action.Inputs[k]; !ok && strings.HasPrefix(s.Uses, "glassworks/glass@") {
+					t.Errorf("docs/snippets/ci-surface.yml passes %s, which the action does not declare", k)
+				}
+			}
+		}
 	}
 }
