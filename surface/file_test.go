@@ -5,9 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -100,11 +98,7 @@ func TestReadFileRefusesWhatIsNotARegularFileInOneLine(t *testing.T) {
 		{"a missing file", filepath.Join(dir, "none.json"), `surface: read "` + filepath.Join(dir, "none.json") + `": no such file or directory`},
 		{"a file over the cap", big, `surface: read "` + big + `": file too large (over 8388608 bytes)`},
 	}
-	if runtime.GOOS != "windows" {
-		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
 		cases = append(cases, struct{ name, path, err string }{"a FIFO nobody writes to", fifo, `surface: read "` + fifo + `": not a regular file (a FIFO)`})
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
@@ -164,11 +158,7 @@ func TestWriteFileReplacesAFileAndRefusesAnythingElse(t *testing.T) {
 	if err := surface.WriteFile(dir, s); err == nil || err.Error() != `surface: write "`+dir+`": not a regular file (a directory)` {
 		t.Errorf("WriteFile over a directory = %v", err)
 	}
-	if runtime.GOOS != "windows" {
-		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
 		err := bounded(t, func() error { return surface.WriteFile(fifo, s) })
 		if err == nil || err.Error() != `surface: write "`+fifo+`": not a regular file (a FIFO)` {
 			t.Errorf("WriteFile over a FIFO = %v", err)

@@ -12,9 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -110,11 +108,7 @@ func TestSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 			`glass-conformance surface: "` + existing + `" exists: compare the page with it (record to another file, then glass-conformance surface diff ` + existing + ` NEW), or pass --update to rewrite it`},
 		{"record: into a directory", []string{"surface", "-o", dir}, `glass-conformance surface: -o "` + dir + `": not a regular file`},
 	}
-	if runtime.GOOS != "windows" {
-		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
 		cases = append(cases,
 			struct {
 				name string
@@ -264,6 +258,11 @@ func TestSurfaceGateOnTheTodoPage(t *testing.T) {
 	}
 	if !bytes.Equal(readFile(t, same), readFile(t, baseline)) {
 		t.Errorf("the example's surface is not its baseline (examples/todo/testdata/glass-surface.json):\n%s", readFile(t, same))
+	}
+
+	// -o - writes the same bytes to stdout, and nothing else.
+	if r := runCLI(t, "surface", "--url", serve(t, app.Handler()), "-o", "-"); r.code != 0 || r.stdout != string(readFile(t, baseline)) {
+		t.Errorf("surface -o -: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 
 	// The page with remove's risk lowered.
