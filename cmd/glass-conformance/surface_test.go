@@ -420,3 +420,18 @@ func TestActionSurfaceGate(t *testing.T) {
 		}
 	}
 }
+
+// TestSurfaceOfAPageWithoutARuntimeIsOneLine: a page that declares nothing
+// is a set-up error (exit 2, one line), and leaves no surface file.
+func TestSurfaceOfAPageWithoutARuntimeIsOneLine(t *testing.T) {
+	url := serve(t, htmlPage("<!doctype html><title>Plain</title><p>No runtime here.</p>"))
+	out := filepath.Join(t.TempDir(), "glass-surface.json")
+	r := runCLI(t, "surface", "--url", url, "-o", out)
+	want := `glass-conformance surface: glasstest: snapshot "` + strings.TrimSuffix(url, "/") + `/": the page has no Glass runtime (globalThis.glassRuntime)` + "\n"
+	if r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d, want 2\nstderr:\n%s\nwant:\n%s", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed recording left a surface file")
+	}
+}
