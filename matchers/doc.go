@@ -28,12 +28,16 @@
 //     have their own package, matchers/golden (MatchGoldenReceipt,
 //     GoldenDir, GoldenJSON), for the reason under "Golden files and
 //     flags".
+//   - the page's declared capability surface against a reviewed
+//     baseline: MatchSurface, which takes a page or a snapshot rather
+//     than a receipt (docs/surface.md).
 //
 // # Inputs and arguments
 //
-// Every matcher accepts a receipt.Receipt, a *receipt.Receipt (what
-// glasstest's Page.Do returns), a Receipter, or receipt JSON as []byte,
-// string or json.RawMessage, decoded with receipt.Decode. Anything else is
+// Every matcher but MatchSurface accepts a receipt.Receipt, a
+// *receipt.Receipt (what glasstest's Page.Do returns), a Receipter, or
+// receipt JSON as []byte, string or json.RawMessage, decoded with
+// receipt.Decode. Anything else is
 // a matcher error that names the matcher and the type it got. Arguments
 // that name ids, keys, texts, codes or phases take a plain value or a
 // Gomega matcher; codes, phases, fidelity levels and recovery strategies

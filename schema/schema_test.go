@@ -24,7 +24,7 @@ func read(t *testing.T, path string) []byte {
 }
 
 func TestSchemasAreDraft2020AndCompile(t *testing.T) {
-	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON} {
+	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON, "surface": schema.SurfaceJSON} {
 		var m map[string]any
 		if err := json.Unmarshal(doc, &m); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -38,6 +38,9 @@ func TestSchemasAreDraft2020AndCompile(t *testing.T) {
 	}
 	if m := string(schema.SnapshotJSON); !strings.Contains(m, `"$id": "`+schema.SnapshotID+`"`) {
 		t.Errorf("snapshot schema $id is not %s", schema.SnapshotID)
+	}
+	if m := string(schema.SurfaceJSON); !strings.Contains(m, `"$id": "`+schema.SurfaceID+`"`) {
+		t.Errorf("surface schema $id is not %s", schema.SurfaceID)
 	}
 	// A document that validates proves the schema compiled.
 	if err := schema.ValidateReceipt(read(t, "../receipt/testdata/vectors/seed-000-remove-t9.json")); err != nil {
@@ -296,4 +299,33 @@ func toStrings[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// TestSurfaceSchemaRefusesWhatTheDecoderRefuses: the surface schema is as
+// strict as package surface's decoder on the fields a hand edit gets
+// wrong. (That a surface the package writes validates is package
+// surface's test.)
+func TestSurfaceSchemaRefusesWhatTheDecoderRefuses(t *testing.T) {
+	valid := `{"format": "glass.surface/v1", "protocol": "glass.page/v1", "page": {"id": "todo", "title": "Todo", "path": "/"},
+	  "actions": [{"name": "remove", "rows": "remove@<record>", "description": "Delete the task", "kind": "element", "risk": "dangerous", "confirm": true}]}`
+	if err := schema.ValidateSurface([]byte(valid)); err != nil {
+		t.Fatalf("a valid surface: %v", err)
+	}
+	for _, c := range []struct{ name, doc, path string }{
+		{"unknown field", strings.Replace(valid, `"confirm": true`, `"confirm": true, "riskk": "read"`, 1), "$.actions[0].riskk"},
+		{"risk outside the contract", strings.Replace(valid, `"dangerous"`, `"low"`, 1), "$.actions[0].risk"},
+		{"another format", strings.Replace(valid, `glass.surface/v1`, `glass.surface/v2`, 1), "$.format"},
+		{"confirm missing", strings.Replace(valid, `, "confirm": true`, ``, 1), "$.actions[0].confirm"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := schema.ValidateSurface([]byte(c.doc))
+			var se *schema.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("ValidateSurface = %v, want a *schema.Error", err)
+			}
+			if !slices.ContainsFunc(se.Problems, func(p receipt.Problem) bool { return p.Path == c.path }) {
+				t.Errorf("problems %v do not name %s", se.Problems, c.path)
+			}
+		})
+	}
 }

@@ -26,6 +26,7 @@ commands:
   run      check a page against the contract (default: the embedded Todo example)
   rules    print the rule catalog (--json for JSON)
   init     read a live page and write a starter Ginkgo suite and manifest
+  surface  record a page's capability surface; surface diff compares two
   setup    install the Playwright driver if missing and find a Chromium
   version  print the version
 
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return setupCmd(args[1:], stdout, stderr)
 	case "init":
 		return initCmd(args[1:], stdout, stderr)
+	case "surface":
+		return surfaceCmd(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "glass-conformance %s (protocol %s)\n", version, receipt.Protocol)
 		return exitOK
@@ -65,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, setup or version)\n", args[0])
+	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, surface, setup or version)\n", args[0])
 	return exitUsage
 }
 

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "errors"
+
+// mkfifo: this system has no named pipes to make.
+func mkfifo(string) error { return errors.ErrUnsupported }
