@@ -3,7 +3,6 @@ package glasstest
 import (
 	"time"
 
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -38,8 +37,9 @@ type settings struct {
 	handoffTimeout   time.Duration
 	retry            string
 	noExecutionID    bool
-	// faults are host guarantees broken on purpose (internal/hostfault).
-	faults []hostfault.Fault
+	// host, when set, replaces the reference host: only in a test build
+	// of the conformance suite's host mutants (host.go).
+	host *host
 }
 
 func defaults() settings {

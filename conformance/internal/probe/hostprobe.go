@@ -7,20 +7,12 @@ import (
 	"time"
 
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/internal/hostprobe"
 )
 
-// hostOptions are the glasstest options of the host faults the run was
-// given (none outside the mutation matrix).
+// hostOptions are the page options the run was given (Config.PageOptions).
 func (s *Session) hostOptions() []glasstest.Option {
-	var out []glasstest.Option
-	for _, f := range s.cfg.HostFaults {
-		if o, ok := hostfault.Option(f).(glasstest.Option); ok {
-			out = append(out, o)
-		}
-	}
-	return out
+	return s.cfg.PageOptions
 }
 
 // fixtureServer serves the fault fixtures on loopback for one run.
