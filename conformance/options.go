@@ -148,4 +148,3 @@ func newConfig(opts []Option) (*engine.Config, error) {
 	}
 	return c, nil
 }
-
