@@ -8,7 +8,7 @@ import (
 // withPageOptions gives every page the run opens these options too: the
 // mutation matrix breaks the host this way (glasstest.BreakHost, in a
 // build with -tags glasshostfaults). Only the package's tests can.
-func withPageOptions(opts ...glasstest.Option) Option {
+func withPageOptions(opts ...glasstest.PageOption) Option {
 	return func(c *engine.Config) error {
 		c.PageOptions = append(c.PageOptions, opts...)
 		return nil

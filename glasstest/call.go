@@ -31,8 +31,8 @@ import (
 // that malformed input can be tested. A call of a folded row action — id
 // "remove" with args {"record": "t9"} — is mapped to the declared action
 // "remove@t9" with the remaining arguments.
-func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
-	s := p.settings.with(opts)
+func (p *Page) Do(id string, args any, opts ...CallOption) *receipt.Receipt {
+	s := p.settings.forCall(opts)
 	p.noteSecrets(s.secrets)
 	return p.finish(p.do(id, args, s))
 }
@@ -48,8 +48,8 @@ func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 // function: an unknown or used handle comes back as ACTION_NOT_FOUND,
 // harness failures as transport receipts, and an answer of another
 // execution as EXECUTION_MISMATCH.
-func (p *Page) Resume(handle string, opts ...Option) *receipt.Receipt {
-	s := p.settings.with(opts)
+func (p *Page) Resume(handle string, opts ...CallOption) *receipt.Receipt {
+	s := p.settings.forCall(opts)
 	p.noteSecrets(s.secrets)
 	return p.finish(p.resume(handle, s))
 }

@@ -115,7 +115,10 @@
 // guards the call with
 // ExpectedRevision, and bounds it with Timeout (DefaultTimeout, ten
 // seconds, unless said otherwise). Options given to Open apply to every
-// call of the page; options given to Do override them for that call.
+// call of the page; options given to Do override them for that call. An
+// Option works in both places; a PageOption (Trace, OpenTimeout, …) only in
+// Open and a CallOption (ExpectedRevision, WithoutExecutionID) only in Do
+// and Resume, so one given in the wrong place does not compile.
 //
 // # Confirmations
 //

@@ -26,7 +26,7 @@ type fault struct {
 	page   string // under fixtures/faults
 	action string
 	args   any
-	opts   []glasstest.Option
+	opts   []glasstest.PageOption
 	// timeout is the call's bound; the call must return within it (plus
 	// callSlack).
 	timeout time.Duration
@@ -139,7 +139,7 @@ var faultKinds = map[string]fault{
 		message: "the page was closed while the call was executing",
 	},
 	"the runtime global is replaced after load": {
-		page: "replaced-runtime.html", action: "delete", opts: []glasstest.Option{glasstest.Approve()},
+		page: "replaced-runtime.html", action: "delete", opts: []glasstest.PageOption{glasstest.Approve()},
 		before: func(p *glasstest.Page) {
 			Expect(p.Do("swap", nil).Result.OK).To(BeTrue())
 			Eventually(func() (any, error) {
@@ -150,7 +150,7 @@ var faultKinds = map[string]fault{
 		message: "the runtime global (globalThis.glassRuntime) was replaced after the page loaded",
 	},
 	"the runtime approves its own call": {
-		page: "self-approval.html", action: "wipe", opts: []glasstest.Option{glasstest.Deny()},
+		page: "self-approval.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Deny()},
 		// The runtime claims success; the host's record and
 		// VerifyConfirmations expose it.
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
@@ -247,7 +247,7 @@ var faultKinds = map[string]fault{
 	},
 	"the runtime answers with a made-up execution id after a panicking ConfirmWith": {
 		page: "forged-id-panic.html", action: "wipe",
-		opts: []glasstest.Option{glasstest.ConfirmWith(func(glasstest.ConfirmRequest) bool { panic("boom") })},
+		opts: []glasstest.PageOption{glasstest.ConfirmWith(func(glasstest.ConfirmRequest) bool { panic("boom") })},
 		before: func(p *glasstest.Page) {
 			glasstest.OnFail(p, func(err error) { failedWith.Store(err.Error()) })
 		},
@@ -260,7 +260,7 @@ var faultKinds = map[string]fault{
 		},
 	},
 	"the page watches JSON.stringify to learn the host's nonce": {
-		page: "steals-nonce.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		page: "steals-nonce.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Approve()},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, _ *receipt.Receipt) {
 			Expect(p.Evaluate("globalThis.glassFaultNonce", nil)).To(BeEmpty(), "the page learned the nonce")
@@ -290,7 +290,7 @@ var faultKinds = map[string]fault{
 		},
 	},
 	"the runtime floods the host with confirmation requests": {
-		page: "floods-confirmations.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		page: "floods-confirmations.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Approve()},
 		timeout: 60 * time.Second,
 		code:    receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, _ *receipt.Receipt) {
@@ -326,7 +326,7 @@ var faultKinds = map[string]fault{
 	},
 	"the runtime echoes a sensitive value JSON-escaped in its receipt and its snapshot": {
 		page: "leaks-json-escaped.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			nested := strings.ReplaceAll(jsonEscapedLeak, `\`, `\\`)
@@ -340,7 +340,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page sends a sensitive value percent-encoded in its requests and its DOM": {
 		page: "leaks-percent-encoded.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("a").AllTextContents()).To(Equal(percentLeaks[:5]), "the page wrote every form")
@@ -351,7 +351,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page writes a sensitive value as HTML character references": {
 		page: "leaks-html-entities.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("[data-echo]").GetAttribute("data-echo")).To(Equal(htmlEntitiesLeak), "the page wrote the references")
@@ -366,7 +366,7 @@ var faultKinds = map[string]fault{
 	"the runtime echoes sensitive values in another normalisation form": {
 		page: "leaks-normalised.html",
 		args: map[string]any{"password": glasstest.SensitiveRef("pw"), "code": glasstest.SensitiveRef("code")},
-		opts: []glasstest.Option{glasstest.Sensitive("pw", nfcSecret), glasstest.Sensitive("code", compatSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", nfcSecret), glasstest.Sensitive("code", compatSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(string(r.Result.Data)).To(ContainSubstring(normalisedLeaks[0]), "the page echoed the NFD form")
@@ -378,7 +378,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page shows a sensitive value where no mask of the screenshot reaches": {
 		page: "leaks-on-screen.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("input").GetAttribute("placeholder")).To(Equal(leakSecret), "the page shows the value")

@@ -17,7 +17,7 @@ import (
 // is kept under the artifacts directory and attached to the spec's report
 // as the "glass artifacts" entry (see ArtifactsDir, KeepArtifacts); when it
 // passes, nothing is kept.
-func Open(url string, opts ...Option) *Page {
+func Open(url string, opts ...PageOption) *Page {
 	GinkgoHelper()
 	b, err := Shared()
 	if err != nil {

@@ -180,16 +180,16 @@ type pendingCall struct {
 // OpenPage opens url in a fresh browser context of b and waits for the page
 // runtime to be ready. It is the error-returning form of Open, for code
 // that does not run inside a Ginkgo spec.
-func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
+func OpenPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 	p, err := openPage(b, url, opts...)
 	return p, printable(err)
 }
 
-func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
+func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 	if b == nil || b.browser == nil {
 		return nil, errors.New("glasstest: open: no browser")
 	}
-	s := defaults().with(opts)
+	s := defaults().forPage(opts)
 	ctx, err := b.browser.NewContext(playwright.BrowserNewContextOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)

@@ -33,9 +33,9 @@ var _ = Describe("The Orders admin page", func() {
 	})
 	// open gives expectations ten seconds: the writes go through the server
 	// and CI machines are busy.
-	open := func(url string, opts ...glasstest.Option) *glasstest.Page {
+	open := func(url string, opts ...glasstest.PageOption) *glasstest.Page {
 		GinkgoHelper()
-		return glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		return glasstest.Open(url, append([]glasstest.PageOption{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
 	}
 
 	Describe("refund: a flow of three steps", func() {

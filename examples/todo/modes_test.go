@@ -50,9 +50,9 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 	// machines are busy. Specs about an expectation that fails set a short
 	// one per call. When the spec ends, every receipt the page produced
 	// must validate against the contract's JSON Schema.
-	open := func(url string, opts ...glasstest.Option) *glasstest.Page {
+	open := func(url string, opts ...glasstest.PageOption) *glasstest.Page {
 		GinkgoHelper()
-		page := glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		page := glasstest.Open(url, append([]glasstest.PageOption{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
 		DeferCleanup(func() {
 			for _, r := range page.Receipts() {
 				b, err := receipt.CanonicalJSON(r)

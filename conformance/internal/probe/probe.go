@@ -34,12 +34,12 @@ func (p *Probe) Manifest() *manifest.Manifest { return p.s.cfg.Manifest }
 
 // Open opens ref (resolved against the target URL; "" is the target) in a
 // fresh browser context.
-func (p *Probe) Open(ref string, opts ...glasstest.Option) (*Page, error) {
+func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	u, err := p.s.resolve(ref)
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.Option{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
+	all := append([]glasstest.PageOption{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
 	all = append(all, opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
 	if err != nil {
@@ -79,7 +79,7 @@ type Page struct {
 }
 
 // Do calls id and records the receipt in the run.
-func (pg *Page) Do(id string, args any, opts ...glasstest.Option) *receipt.Receipt {
+func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.Receipt {
 	r := pg.RuntimeAnswer(pg.Harness.Do(id, args, opts...))
 	a, declared := pg.p.Base().Action(id)
 	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id})

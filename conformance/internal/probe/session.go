@@ -48,7 +48,7 @@ type Config struct {
 	Ahead int
 	// PageOptions are given to every page the run opens, after the run's
 	// own (the mutation matrix passes its host mutants this way).
-	PageOptions []glasstest.Option
+	PageOptions []glasstest.PageOption
 }
 
 // Session is what the probes of one run share: the page's first snapshot

@@ -346,7 +346,7 @@ func FlowStepFailed(p *probe.Probe) probe.Outcome {
 }
 
 // resume resumes handle on pg and records the receipt in the run.
-func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.Option) *receipt.Receipt {
+func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
 	r := pg.RuntimeAnswer(pg.Harness.Resume(handle, opts...))
 	pg.Probe().Record(probe.Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.Probe().Transport, What: "resume " + handle})
 	return r

@@ -507,7 +507,7 @@ func Settle(p *probe.Probe) probe.Outcome {
 		if !probe.IsWrite(pl.Action) || len(judged)+len(notJudged) == maxSettleCalls {
 			continue
 		}
-		opts := []glasstest.Option{glasstest.Approve()}
+		opts := []glasstest.PageOption{glasstest.Approve()}
 		if pl.Secret != "" {
 			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
 		}
