@@ -1,5 +1,6 @@
 // Package schema publishes the JSON Schemas (draft 2020-12) of the Glass
 // contract — receipt.schema.json and snapshot.schema.json, in this folder —
+// and of the capability coverage glasstest writes (coverage.schema.json),
 // and validates documents against them.
 //
 // The schemas check shape: types, required fields, enums, bounds, and the
@@ -36,20 +37,23 @@ var (
 	ReceiptJSON []byte
 	//go:embed snapshot.schema.json
 	SnapshotJSON []byte
+	//go:embed coverage.schema.json
+	CoverageJSON []byte
 )
 
 // The $id of each schema.
 const (
 	ReceiptID  = "https://github.com/glassworks/glass/schema/receipt.schema.json"
 	SnapshotID = "https://github.com/glassworks/glass/schema/snapshot.schema.json"
+	CoverageID = "https://github.com/glassworks/glass/schema/coverage.schema.json"
 )
 
 // Error is the error a Validate function returns for a document that does
 // not validate. errors.Is(err, receipt.ErrInvalid) holds for it, as it does
 // for the decoder's errors.
 type Error struct {
-	// Schema is the file name of the schema: receipt.schema.json or
-	// snapshot.schema.json.
+	// Schema is the file name of the schema: receipt.schema.json,
+	// snapshot.schema.json or coverage.schema.json.
 	Schema string
 	// Problems lists every violation, sorted by path, with the JSONPath of
 	// the offending value ("$.result.error.code").
@@ -73,6 +77,10 @@ func ValidateReceipt(b []byte) error { return validate(receiptSchema, b) }
 // ValidateSnapshot validates one snapshot against snapshot.schema.json.
 func ValidateSnapshot(b []byte) error { return validate(snapshotSchema, b) }
 
+// ValidateCoverage validates a glass-coverage.json against
+// coverage.schema.json.
+func ValidateCoverage(b []byte) error { return validate(coverageSchema, b) }
+
 type compiled struct {
 	name   string
 	id     string
@@ -86,6 +94,7 @@ type compiled struct {
 var (
 	receiptSchema  = &compiled{name: "receipt.schema.json", id: ReceiptID, source: ReceiptJSON}
 	snapshotSchema = &compiled{name: "snapshot.schema.json", id: SnapshotID, source: SnapshotJSON}
+	coverageSchema = &compiled{name: "coverage.schema.json", id: CoverageID, source: CoverageJSON}
 )
 
 func (c *compiled) load() error {

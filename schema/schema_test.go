@@ -24,7 +24,7 @@ func read(t *testing.T, path string) []byte {
 }
 
 func TestSchemasAreDraft2020AndCompile(t *testing.T) {
-	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON} {
+	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON, "coverage": schema.CoverageJSON} {
 		var m map[string]any
 		if err := json.Unmarshal(doc, &m); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -38,6 +38,9 @@ func TestSchemasAreDraft2020AndCompile(t *testing.T) {
 	}
 	if m := string(schema.SnapshotJSON); !strings.Contains(m, `"$id": "`+schema.SnapshotID+`"`) {
 		t.Errorf("snapshot schema $id is not %s", schema.SnapshotID)
+	}
+	if m := string(schema.CoverageJSON); !strings.Contains(m, `"$id": "`+schema.CoverageID+`"`) {
+		t.Errorf("coverage schema $id is not %s", schema.CoverageID)
 	}
 	// A document that validates proves the schema compiled.
 	if err := schema.ValidateReceipt(read(t, "../receipt/testdata/vectors/seed-000-remove-t9.json")); err != nil {
