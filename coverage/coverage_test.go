@@ -352,7 +352,7 @@ func TestParseFloors(t *testing.T) {
 		{"101", nil, `coverage: floor "101": "101" is not a percentage from 0 to 100`},
 		{"-1", nil, `coverage: floor "-1": "-1" is not a percentage from 0 to 100`},
 		{"NaN", nil, `coverage: floor "NaN": "NaN" is not a percentage from 0 to 100`},
-		{"actoins=80", nil, `coverage: floor "actoins=80": coverage: unknown measure "actoins" (want actions, confirm, step_failed, resumed, handoff_completed, handoff_cancelled, both_transports)`},
+		{"actoins=80", nil, `coverage: floor "actoins=80": unknown measure "actoins" (want actions, confirm, step_failed, resumed, handoff_completed, handoff_cancelled, both_transports)`},
 		{"actions=80,actions=90", nil, `coverage: floor "actions=90": measure "actions" is given twice`},
 		{"actions=80,,confirm=1", nil, `coverage: floor "": want measure=percentage`},
 		{"actions=", nil, `coverage: floor "actions=": "" is not a percentage from 0 to 100`},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,9 +51,9 @@ func ParseFloors(text string) ([]Floor, error) {
 		if !ok {
 			return nil, fmt.Errorf("coverage: floor %q: want measure=percentage", item)
 		}
-		var m Measure
-		if err := m.UnmarshalText([]byte(strings.TrimSpace(name))); err != nil {
-			return nil, fmt.Errorf("coverage: floor %q: %w", item, err)
+		m := Measure(strings.TrimSpace(name))
+		if !slices.Contains(Measures, m) {
+			return nil, fmt.Errorf("coverage: floor %q: unknown measure %q (want %s)", item, m, list(Measures))
 		}
 		if seen[m] {
 			return nil, fmt.Errorf("coverage: floor %q: measure %q is given twice", item, m)

@@ -305,7 +305,7 @@ func (r *Report) Line(htmlPath string) string {
 		fmt.Sprintf("%d/%d asking confirmation approved and denied", s.Confirm.Covered, s.Confirm.Of),
 		fmt.Sprintf("flows %d/%d failed a step, %d/%d resumed", s.StepFailed.Covered, s.StepFailed.Of, s.Resumed.Covered, s.Resumed.Of),
 		fmt.Sprintf("hand-offs %d/%d completed, %d/%d cancelled", s.HandoffCompleted.Covered, s.HandoffCompleted.Of, s.HandoffCancelled.Covered, s.HandoffCancelled.Of),
-		fmt.Sprintf("%d failure codes over %d actions", s.Codes.Seen, s.Codes.Actions),
+		fmt.Sprintf("%s over %s", plural(s.Codes.Seen, "failure code"), plural(s.Codes.Actions, "action")),
 		fmt.Sprintf("%d/%d over both transports", s.BothTransports.Covered, s.BothTransports.Of),
 	}
 	line := "glass coverage: " + strings.Join(parts, " · ")
@@ -316,4 +316,11 @@ func (r *Report) Line(htmlPath string) string {
 		line += " — " + receipt.PrintableText(htmlPath)
 	}
 	return line
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
