@@ -34,7 +34,7 @@ import (
 func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 	s := p.settings.with(opts)
 	p.noteSecrets(s.secrets)
-	return p.finish(p.do(id, args, s))
+	return p.finish(p.covered(p.do(id, args, s), s))
 }
 
 // Resume continues a compound action (a flow) from the step that failed,
@@ -51,7 +51,7 @@ func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 func (p *Page) Resume(handle string, opts ...Option) *receipt.Receipt {
 	s := p.settings.with(opts)
 	p.noteSecrets(s.secrets)
-	return p.finish(p.resume(handle, s))
+	return p.finish(p.coveredResume(p.resume(handle, s), s, handle))
 }
 
 // Answer returns the runtime's own receipt for a receipt this page's Do or
