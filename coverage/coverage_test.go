@@ -497,3 +497,66 @@ func TestMapTextReachesEveryText(t *testing.T) {
 		t.Error("MapText changed its receiver")
 	}
 }
+
+func TestRowsFoldIntoTheToolTheirDescriptorsName(t *testing.T) {
+	// The page declares an action called remove and rows of remove too:
+	// the rows' tool is remove.rows (CONTRACT.md §6.4).
+	s := &receipt.Snapshot{Page: receipt.PageIdentity{ID: "p"}}
+	s.Actions.Items = []receipt.ActionInfo{
+		{ID: "remove", Kind: receipt.KindElement, Risk: receipt.RiskDangerous, Confirm: true},
+		{ID: "remove@t1", Kind: receipt.KindElement, Risk: receipt.RiskDangerous, Confirm: true, Tool: "remove.rows", Record: "t1"},
+	}
+	obs := coverage.Observe(coverage.PageLog{Snapshots: []*receipt.Snapshot{s}, Calls: []coverage.CallLog{
+		{Receipt: ok("remove@t9"), Spec: "a row gone since", Snapshots: 1},
+		{Receipt: ok("remove"), Spec: "the action itself", Snapshots: 1},
+	}})
+	p := obs.Pages[0]
+	if got := names(p); !slices.Equal(got, []string{"remove", "remove.rows"}) {
+		t.Fatalf("actions = %q", got)
+	}
+	if got := action(t, p, "remove.rows").Cells[coverage.CellCalled]; !slices.Equal(got, []string{"a row gone since"}) {
+		t.Errorf("remove.rows called by %q", got)
+	}
+	if got := action(t, p, "remove").Cells[coverage.CellCalled]; !slices.Equal(got, []string{"the action itself"}) {
+		t.Errorf("remove called by %q", got)
+	}
+	if !action(t, p, "remove.rows").Rows || action(t, p, "remove").Rows {
+		t.Error("only remove.rows is per row")
+	}
+}
+
+func TestWhatCoversEachMeasure(t *testing.T) {
+	with := func(a coverage.Action, cs ...coverage.Cell) coverage.Action {
+		a.Cells = map[coverage.Cell][]string{}
+		for _, c := range cs {
+			a.Cells[c] = []string{"s"}
+		}
+		return a
+	}
+	confirm := coverage.Action{Declared: true, Kind: receipt.KindElement, Risk: receipt.RiskDangerous, Confirm: true}
+	step := coverage.Action{Declared: true, Kind: receipt.KindElement, StepOnly: true}
+	for _, tc := range []struct {
+		m    coverage.Measure
+		a    coverage.Action
+		want bool
+	}{
+		{coverage.MeasureConfirm, with(confirm, coverage.CellApproved), false},
+		{coverage.MeasureConfirm, with(confirm, coverage.CellDenied), false},
+		{coverage.MeasureConfirm, with(confirm, coverage.CellApproved, coverage.CellDenied), true},
+		{coverage.MeasureConfirm, with(confirm, coverage.CellApproved, coverage.CellNoChannel), true},
+		{coverage.MeasureActions, with(step, coverage.CellAsStep), true},
+		{coverage.MeasureActions, with(confirm, coverage.CellAsStep), false},
+		{coverage.MeasureBothTransports, with(confirm, coverage.CellBridge), false},
+		{coverage.MeasureBothTransports, with(confirm, coverage.CellBridge, coverage.CellWebMCP), true},
+	} {
+		if got := coverage.Covered(tc.m, tc.a); got != tc.want {
+			t.Errorf("Covered(%s, %v) = %v, want %v", tc.m, tc.a.Cells, got, tc.want)
+		}
+	}
+	if coverage.Applies(coverage.MeasureBothTransports, step) || !coverage.Applies(coverage.MeasureActions, step) {
+		t.Error("a step-only action counts in actions, not in both_transports")
+	}
+	if coverage.Applies(coverage.MeasureActions, coverage.Action{Name: "archive"}) {
+		t.Error("an undeclared action counts in no measure")
+	}
+}

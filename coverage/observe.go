@@ -263,18 +263,14 @@ func (o *observer) key(s *receipt.Snapshot) string {
 }
 
 // fold names the action a declared id belongs to: a row action's tool,
-// any other action its id. An id no snapshot listed (a row removed before
-// the page was looked at, a call of an undeclared id) is folded by its
-// form: name@record is name, or the tool the page's other rows of name
-// publish.
+// any other action its id. A row is folded by its form, name@record, to
+// the tool the page's rows of name publish (name, or name.rows when the
+// page also declares an action called name), or to name when no snapshot
+// listed a row of it: a row removed before the page was looked at, or a
+// call of an undeclared id.
 func (o *observer) fold(id string) string {
-	if a, ok := o.byID[id]; ok {
-		if a.Record == "" {
-			return clip(id)
-		}
-		if a.Tool != "" {
-			return clip(a.Tool)
-		}
+	if a, ok := o.byID[id]; ok && a.Record == "" {
+		return clip(id)
 	}
 	name, _, ok := strings.Cut(id, "@")
 	if !ok || name == "" {
