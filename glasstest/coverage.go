@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -291,12 +292,20 @@ func pageAlive(p *Page) bool {
 // host's answers to its execution's confirmations and hand-offs, and masks
 // the page's sensitive values in the result.
 func (pc *pageCoverage) observe(p *Page) coverage.Observation {
-	secrets := p.secrets()
 	pc.mu.Lock()
 	calls := append([]coveredCall(nil), pc.calls...)
 	pc.mu.Unlock()
 
 	p.mu.Lock()
+	// The page's sensitive values, as newMasker takes them: the page's
+	// own options and every call's (noteSecrets).
+	secrets := maps.Clone(p.settings.secrets)
+	if secrets == nil {
+		secrets = map[string]string{}
+	}
+	for v := range p.secretValues {
+		secrets["\x00"+v] = v // a name no option can have
+	}
 	log := coverage.PageLog{URL: p.url, Snapshots: append([]*receipt.Snapshot(nil), p.snapshots...)}
 	answers := map[string][]bool{}
 	for _, rec := range p.confirmations {
@@ -320,11 +329,7 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 		log.Calls = append(log.Calls, cl)
 	}
 	obs := coverage.Observe(log)
-	named := make(map[string]string, len(secrets))
-	for i, v := range secrets {
-		named[fmt.Sprint(i)] = v // newMasker reads the values only
-	}
-	if m := newMasker(named); m != nil {
+	if m := newMasker(secrets); m != nil {
 		obs = obs.MapText(m.text)
 	}
 	return obs

@@ -479,6 +479,28 @@ var _ = Describe("A page's coverage", func() {
 		Expect(page.Do("count", nil)).NotTo(BeNil())
 	})
 
+	It("masks the page's sensitive values in what it carries", func() {
+		// The runtime never saw the value (no call passed it), so the
+		// snapshot's title carries it as the page wrote it.
+		const secret = "cov-s3cret-4421"
+		DeferCleanup(func() {
+			found := false
+			for _, e := range CurrentSpecReport().ReportEntries {
+				if e.Name == glasstest.CoverageEntry {
+					found = true
+					b, err := json.Marshal(e.Value.GetRawValue())
+					Expect(err).NotTo(HaveOccurred())
+					Expect(string(b)).NotTo(ContainSubstring(secret))
+					Expect(string(b)).To(ContainSubstring(`"title":"Harness [sensitive]"`))
+				}
+			}
+			Expect(found).To(BeTrue())
+		})
+		page := glasstest.Open(url, glasstest.Sensitive("pw", secret))
+		_, err := page.Evaluate(`(t) => { document.title = t; }`, "Harness "+secret)
+		Expect(err).NotTo(HaveOccurred())
+	})
+
 	It("gives up the closing snapshot of a page that stopped answering within its bound", func() {
 		base := glasstest.Serve(faults.Handler())
 		var start time.Time
