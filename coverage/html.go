@@ -54,12 +54,13 @@ type floorView struct {
 }
 
 type pageView struct {
-	Page    string
-	Title   string
-	Omitted int
-	Groups  []groupView
-	Columns []columnView
-	Rows    []rowView
+	Page        string
+	Title       string
+	Omitted     int
+	MaxDeclared int
+	Groups      []groupView
+	Columns     []columnView
+	Rows        []rowView
 }
 
 type groupView struct {
@@ -138,7 +139,7 @@ func (r *Report) view() htmlView {
 }
 
 func pageOf(p Page) pageView {
-	pv := pageView{Page: p.Page, Title: p.Title, Omitted: p.Omitted}
+	pv := pageView{Page: p.Page, Title: p.Title, Omitted: p.Omitted, MaxDeclared: MaxDeclared}
 	var cells []Cell
 	for _, g := range cellGroups {
 		if !slices.ContainsFunc(g.cells, func(c Cell) bool { return groupShown(p, c) }) {

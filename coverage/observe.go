@@ -36,8 +36,10 @@ const (
 	// are counted under the page's address.
 	MaxPages = 16
 	// MaxDeclared bounds the actions kept for one page identity of one
-	// page; those left out are counted in Page.Omitted.
-	MaxDeclared = 1000
+	// page — four snapshots' worth of actions, each listing at most 500
+	// (receipt.MaxSnapshotItems); those left out are counted in
+	// Page.Omitted.
+	MaxDeclared = 4 * receipt.MaxSnapshotItems
 )
 
 // UnknownHandle names, as an action, the resumes of a handle the harness
