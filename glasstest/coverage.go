@@ -23,8 +23,8 @@ import (
 // Capability coverage: which declared actions no spec called, which
 // dangerous ones no spec denied, which flows never failed a step, which
 // failure codes no spec saw. Every page opened with Open records its calls
-// (a few hundred nanoseconds a call: the receipt and who made it, nothing
-// read from the page) and, when it closes, takes one snapshot for the
+// (about a microsecond a call: the receipt and who made it, nothing read
+// from the page) and, when it closes, takes one snapshot for the
 // actions it declares then; the spec carries what the page saw as its
 // "glass coverage" report entry (visibility never: in the JSON report, not
 // on the console), so a failing spec counts too and `ginkgo -p` processes
