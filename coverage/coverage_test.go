@@ -322,15 +322,15 @@ func TestTheSummaryCountsDeclaredActionsOnly(t *testing.T) {
 		t.Errorf("summary =\n%+v\nwant\n%+v", rep.Summary, want)
 	}
 	// Undeclared actions count in no figure, but their codes are seen.
-	if got, wantLine := rep.Line("/tmp/glass-coverage.html"),
-		"glass coverage: 6/7 actions called · 1/1 asking confirmation approved and denied · flows 1/1 failed a step, 1/1 resumed · hand-offs 0/1 completed, 1/1 cancelled · 6 failure codes over 5 actions · 2/6 over both transports — /tmp/glass-coverage.html"; got != wantLine {
+	if got, wantLine := rep.Line("out/glass-coverage.html"),
+		"glass coverage: 6/7 actions called · 1/1 asking confirmation approved and denied · flows 1/1 failed a step, 1/1 resumed · hand-offs 0/1 completed, 1/1 cancelled · 6 failure codes over 5 actions · 2/6 over both transports — out/glass-coverage.html"; got != wantLine {
 		t.Errorf("line =\n%s\nwant\n%s", got, wantLine)
 	}
 }
 
 func TestTheSummaryLineShowsPageTextEscaped(t *testing.T) {
 	rep := coverage.New("x", true)
-	line := rep.Line("/tmp/evil\x1b[31m/glass-coverage.html")
+	line := rep.Line("out/evil\x1b[31m/glass-coverage.html")
 	if strings.ContainsRune(line, 0x1b) || !strings.Contains(line, `\x1b[31m`) || !strings.Contains(line, "(a filtered run)") {
 		t.Errorf("line = %q", line)
 	}
