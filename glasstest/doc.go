@@ -181,4 +181,7 @@
 //	GLASS_ARTIFACTS       where failing specs leave their evidence (default glass-artifacts)
 //	GLASS_KEEP_ARTIFACTS  1 keeps the evidence of passing specs too
 //	GLASS_TRACE           0 turns the Playwright trace off
+//	GLASS_COVERAGE        off records no capability coverage (docs/coverage.md)
+//	GLASS_COVERAGE_FILE   where the suite's coverage goes (default glass-coverage.json next to it)
+//	GLASS_COVERAGE_MIN    floors the suite's coverage must reach: 80, or measure=percent,…
 package glasstest

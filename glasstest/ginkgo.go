@@ -32,8 +32,10 @@ func Open(url string, opts ...PageOption) *Page {
 		Fail(printable(err).Error())
 	}
 	p.evidence = &evidence{number: pageNumber(CurrentSpecReport())}
+	coverOpen(p)
 	DeferCleanup(func() error {
 		p.keepEvidence()
+		coverClose(p)
 		return p.Close()
 	})
 	return p

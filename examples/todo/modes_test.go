@@ -123,6 +123,15 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 			Expect(r.Result.Changed.Feedback.Added).To(Equal([]receipt.Feedback{{Kind: "success", Text: "Saved “Call the electrician”"}}))
 		})
 
+		It("its steps are actions of their own: open, type, choose, cancel, and nothing is saved", func() {
+			page := open(url)
+			Expect(page.Do("edit.open", map[string]string{"task": "t2"})).To(BeOK())
+			Expect(page.Do("edit.title", map[string]string{"value": "Call the electrician"})).To(BeOK())
+			Expect(page.Do("edit.priority", map[string]string{"value": "high"})).To(BeOK())
+			Expect(page.Do("edit.cancel", nil)).To(BeOK())
+			Expect(page.Snapshot().Records.Items[1].Fields).NotTo(HaveKeyWithValue("title", "Call the electrician"))
+		})
+
 		It("the dialog's buttons are unavailable while it is closed", func() {
 			page := open(url)
 			r := page.Do("edit.save", nil)
