@@ -11,7 +11,14 @@
 //     exports the same object (import { glassRuntime } from
 //     "/glass-runtime.mjs").
 //
-// A Go server serves both with Handler.
+// glass-runtime.d.ts declares both for TypeScript: what a page passes to
+// define, the snapshot and the receipt (the last two generated from the
+// JSON Schemas in schema/, and held to them by a test). The directory is
+// also an npm package (package.json) that a front-end team installs from
+// a path or a tarball; tsc, pinned by package-lock.json, type-checks the
+// examples/ pages in go test.
+//
+// A Go server serves the two forms with Handler.
 package sdk
 
 import (
@@ -26,6 +33,8 @@ var (
 	runtimeJS []byte
 	//go:embed glass-runtime.mjs
 	esmJS []byte
+	//go:embed glass-runtime.d.ts
+	typesTS []byte
 )
 
 // The paths Handler serves the two forms at. The ES module imports the
@@ -45,6 +54,9 @@ func Runtime() []byte { return bytes.Clone(runtimeJS) }
 func ESM() []byte { return bytes.Clone(esmJS) }
 
 var runtimeName = regexp.MustCompile(`const RUNTIME = "([^"]+)";`)
+
+// Types returns the TypeScript declarations of both forms.
+func Types() []byte { return bytes.Clone(typesTS) }
 
 // RuntimeName is the name and version the runtime reports in its global
 // and in every snapshot ("glass-reference/0.3.0"), read from the embedded
