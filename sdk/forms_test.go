@@ -43,18 +43,27 @@ func pages(t *testing.T) string {
 	mux.Handle("GET /classic.html", html(`<script src="/glass-runtime.js"></script>`, "<script>"+declare+"</script>"))
 	// The module page uses the exported binding (a shadowing const) and
 	// records whether it is the global and the default export.
-	mux.Handle("GET /module.html", html("", `<script type="module">
-  import rt, { glassRuntime } from "/glass-runtime.mjs";
+	module := func(from string) http.HandlerFunc {
+		return html("", `<script type="module">
+  import rt, { glassRuntime } from "`+from+`";
   window.sameObject = rt === glassRuntime && glassRuntime === globalThis.glassRuntime;
   {`+declare+`
   }
-</script>`))
+</script>`)
+	}
+	mux.Handle("GET /module.html", module(sdk.ESMPath))
+	// The one-file module glass-conformance runtime --esm writes.
+	mux.Handle("GET /bundled.html", module("/bundled/glass-runtime.mjs"))
+	mux.HandleFunc("GET /bundled/glass-runtime.mjs", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		_, _ = w.Write(sdk.BundledESM())
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
 
-func TestBothFormsRunTheLifecycleInChromium(t *testing.T) {
+func TestEveryFormRunsTheLifecycleInChromium(t *testing.T) {
 	base := pages(t)
 	b, err := glasstest.Launch(glasstest.BrowserConfig{})
 	if err != nil {
@@ -62,7 +71,7 @@ func TestBothFormsRunTheLifecycleInChromium(t *testing.T) {
 	}
 	defer b.Close()
 
-	for _, form := range []string{"classic", "module"} {
+	for _, form := range []string{"classic", "module", "bundled"} {
 		t.Run(form, func(t *testing.T) {
 			page, err := glasstest.OpenPage(b, base+"/"+form+".html")
 			if err != nil {
@@ -84,7 +93,7 @@ func TestBothFormsRunTheLifecycleInChromium(t *testing.T) {
 			if !r.Result.OK || string(r.Result.Data) != `{"count":1}` {
 				t.Errorf("read: ok=%t data=%s, want {\"count\":1}", r.Result.OK, r.Result.Data)
 			}
-			if form == "module" {
+			if form != "classic" {
 				same, err := page.Evaluate("window.sameObject", nil)
 				if err != nil || same != true {
 					t.Errorf("the module's named and default exports are the global: %v (%v)", same, err)

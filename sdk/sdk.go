@@ -55,6 +55,22 @@ func ESM() []byte { return bytes.Clone(esmJS) }
 
 var runtimeName = regexp.MustCompile(`const RUNTIME = "([^"]+)";`)
 
+// esmExports is what turns the classic script into an ES module: the
+// same two exports glass-runtime.mjs makes.
+const esmExports = `
+export const glassRuntime = globalThis.glassRuntime;
+export default glassRuntime;
+`
+
+// BundledESM returns the ES module as one file: the classic script
+// followed by the exports of glass-runtime.mjs, for a page that copies a
+// single file (glass-conformance runtime --esm writes it). It is the same
+// source; only the wrapper's import is replaced by the script itself.
+func BundledESM() []byte {
+	out := bytes.Clone(runtimeJS)
+	return append(out, esmExports...)
+}
+
 // Types returns the TypeScript declarations of both forms.
 func Types() []byte { return bytes.Clone(typesTS) }
 

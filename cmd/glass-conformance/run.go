@@ -9,9 +9,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/glassworks/glass"
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/receipt"
 )
 
 const (
@@ -27,15 +27,17 @@ commands:
   rules    print the rule catalog (--json for JSON)
   init     read a live page and write a starter Ginkgo suite and manifest
   setup    install the Playwright driver if missing and find a Chromium
-  version  print the version
+  runtime  write the page runtime this binary embeds (--esm: as an ES module)
+  version  print the versions of the CLI, the library and the runtime, and the protocol
 
 Run "glass-conformance run -h" for the flags of run; docs/cli.md has the
 full reference. Exit status: 0 the page conforms, 1 a rule is violated,
 2 usage or set-up error.
 `
 
-// version is the Glass release this binary belongs to.
-const version = "0.1.0"
+// version is the Glass release this binary belongs to: the one version of
+// the module, which the embedded runtime carries too.
+const version = glass.Version
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	// A bug must not print a stack trace at a CI gate: one line, exit 2.
@@ -58,14 +60,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return setupCmd(args[1:], stdout, stderr)
 	case "init":
 		return initCmd(args[1:], stdout, stderr)
+	case "runtime":
+		return runtimeCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "glass-conformance %s (protocol %s)\n", version, receipt.Protocol)
-		return exitOK
+		return versionCmd(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, setup or version)\n", args[0])
+	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, setup, runtime or version)\n", args[0])
 	return exitUsage
 }
 
