@@ -18,9 +18,9 @@ import (
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/examples/todo/app"
-	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/mutants"
 	"github.com/glassworks/glass/internal/hostile"
+	"github.com/glassworks/glass/sdk"
 )
 
 var bin string
@@ -122,8 +122,8 @@ func write(t *testing.T, name, content string) string {
 
 func htmlPage(body string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == fixtures.RuntimePath {
-			fixtures.RuntimeHandler().ServeHTTP(w, r)
+		if r.URL.Path == sdk.Path {
+			sdk.Handler().ServeHTTP(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
