@@ -3,6 +3,7 @@ package glasstest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/hostile"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -46,6 +48,12 @@ const callSlack = 2 * time.Second
 
 // failedWith is what a page reported as its spec's failure (OnFail).
 var failedWith atomic.Value
+
+// requestSecret is the value the requests fault puts everywhere; what the
+// spec's ConfirmWith and HandoffWith functions saw of its requests.
+const requestSecret = "4711-pin-é"
+
+var seenByUser, seenByHandler atomic.Value
 
 // waitInFlight waits until the fault runtime has entered execute.
 func waitInFlight(p *glasstest.Page) {
@@ -322,6 +330,46 @@ var faultKinds = map[string]fault{
 				Expect(string(b)).To(ContainSubstring(`\u001b[31mRED\u001b[0m`))
 				Expect(json.Valid(b)).To(BeTrue())
 			}
+		},
+	},
+	"the runtime puts a secret in every part of its requests to the host": {
+		page: "leaks-into-requests.html", action: "wipe",
+		opts: []glasstest.PageOption{
+			glasstest.Sensitive("pin", requestSecret),
+			glasstest.ConfirmWith(func(r glasstest.ConfirmRequest) bool { seenByUser.Store(fmt.Sprintf("%#v", r)); return true }),
+			glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
+				seenByHandler.Store(fmt.Sprintf("%#v", h.Request))
+				return glasstest.HandoffCompleted
+			}),
+		},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, _ *receipt.Receipt) {
+			secret := scrub.New(requestSecret)
+			records, err := json.Marshal([]any{p.Confirmations(), p.Handoffs()})
+			Expect(err).NotTo(HaveOccurred())
+			for what, text := range map[string]string{
+				"the ConfirmWith function": fmt.Sprint(seenByUser.Load()),
+				"the HandoffWith function": fmt.Sprint(seenByHandler.Load()),
+				"the host's records":       string(records),
+			} {
+				Expect(text).NotTo(BeEmpty(), "%s saw nothing", what)
+				Expect(secret.ContainsString(text)).To(BeFalse(), "%s saw the value: %s", what, text)
+				Expect(text).NotTo(ContainSubstring(requestSecret), what)
+				Expect(text).To(ContainSubstring("[sensitive]"), "%s shows where the value was", what)
+			}
+			Expect(p.Confirmations()[0].SensitiveMasked).To(BeTrue(), "the record says the host had to mask")
+		},
+	},
+	"the page's text forges lines of the terminal report": {
+		page: "forges-report.html",
+		code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "the runtime threw synchronously: boom",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			// The receipt keeps the page's text as data; printed, its line
+			// breaks are escapes (the CLI's report: cmd/glass-conformance,
+			// TestPageTextNeverForgesALineOfTheReport).
+			Expect(r.Result.Error.Message).To(ContainSubstring("\n  PASS        policy.denied"))
+			Expect(r.GomegaString()).NotTo(ContainSubstring("\n"))
 		},
 	},
 	"the runtime echoes a sensitive value JSON-escaped in its receipt and its snapshot": {
