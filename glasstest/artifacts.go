@@ -11,7 +11,7 @@ import (
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
@@ -302,7 +302,7 @@ func falsy(s string) bool {
 // for the spec and attaches it to the report, together with the output of
 // suite-level dev servers.
 func (p *Page) keepEvidence() {
-	rep := CurrentSpecReport()
+	rep := ginkgo.CurrentSpecReport()
 	failed := rep.Failed()
 	if !failed && !p.settings.keepArtifacts {
 		return
@@ -320,7 +320,7 @@ func (p *Page) keepEvidence() {
 	if err != nil {
 		a.Errors = append(a.Errors, err.Error())
 	}
-	AddReportEntry(ArtifactsEntry, a, ReportEntryVisibilityFailureOrVerbose)
+	ginkgo.AddReportEntry(ArtifactsEntry, a, ginkgo.ReportEntryVisibilityFailureOrVerbose)
 	if failed {
 		for _, d := range servers.suiteLevel() {
 			d.report()
@@ -331,7 +331,7 @@ func (p *Page) keepEvidence() {
 // specDirName is a file-safe, readable and unique directory name for one
 // attempt of one spec in one process.
 func specDirName(text, location string, attempt int) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, GinkgoParallelProcess())))
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, ginkgo.GinkgoParallelProcess())))
 	var b strings.Builder
 	for _, r := range strings.ToLower(text) {
 		if b.Len() >= 60 {
@@ -360,7 +360,7 @@ var pages struct {
 	n    int
 }
 
-func pageNumber(rep SpecReport) int {
+func pageNumber(rep ginkgo.SpecReport) int {
 	key := fmt.Sprintf("%s\x00%s\x00%d", rep.FullText(), rep.LeafNodeLocation, rep.NumAttempts)
 	pages.mu.Lock()
 	defer pages.mu.Unlock()

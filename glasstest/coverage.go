@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/coverage"
 	"github.com/glassworks/glass/receipt"
@@ -179,14 +179,14 @@ func coverageOn() bool {
 var currentSpec atomic.Pointer[string]
 
 var (
-	_ = ReportBeforeEach(func(r SpecReport) {
+	_ = ginkgo.ReportBeforeEach(func(r ginkgo.SpecReport) {
 		name := r.FullText()
 		currentSpec.Store(&name)
 	})
-	_ = ReportAfterEach(func(SpecReport) { currentSpec.Store(nil) })
-	_ = ReportAfterSuite("Glass capability coverage", func(r Report) {
+	_ = ginkgo.ReportAfterEach(func(ginkgo.SpecReport) { currentSpec.Store(nil) })
+	_ = ginkgo.ReportAfterSuite("Glass capability coverage", func(r ginkgo.Report) {
 		if err := finishCoverage(r, os.Stdout); err != nil {
-			Fail(err.Error())
+			ginkgo.Fail(err.Error())
 		}
 	})
 )
@@ -197,7 +197,7 @@ func specName() string {
 	if s := currentSpec.Load(); s != nil {
 		return *s
 	}
-	return "[" + CurrentSpecReport().LeafNodeType.String() + "]"
+	return "[" + ginkgo.CurrentSpecReport().LeafNodeType.String() + "]"
 }
 
 // pageCoverage is what one page opened with Open records of its calls.
@@ -274,7 +274,7 @@ func coverClose(p *Page) {
 	if pageAlive(p) {
 		_, _ = p.trySnapshot(min(p.settings.timeout, coverageSnapshotTimeout))
 	}
-	AddReportEntry(CoverageEntry, v.(*pageCoverage).observe(p), ReportEntryVisibilityNever)
+	ginkgo.AddReportEntry(CoverageEntry, v.(*pageCoverage).observe(p), ginkgo.ReportEntryVisibilityNever)
 }
 
 func pageAlive(p *Page) bool {
@@ -339,7 +339,7 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 // entry of the report, writes the JSON and the HTML view, prints the
 // summary line on w, and checks the floors. Its error says everything that
 // went wrong, each part on its own.
-func finishCoverage(r Report, w io.Writer) error {
+func finishCoverage(r ginkgo.Report, w io.Writer) error {
 	cfg, envFloors := coverageSettings()
 	errs := cfg.errs
 	if cfg.off {
@@ -372,7 +372,7 @@ func finishCoverage(r Report, w io.Writer) error {
 // observations reads every coverage entry of the report: in the process
 // that made it, the value itself; from another process under ginkgo -p,
 // or from a JSON report, its JSON.
-func observations(r Report) ([]coverage.Observation, error) {
+func observations(r ginkgo.Report) ([]coverage.Observation, error) {
 	var out []coverage.Observation
 	var errs []error
 	for _, s := range r.SpecReports {
@@ -405,7 +405,7 @@ func observations(r Report) ([]coverage.Observation, error) {
 
 // filteredRun: the run did not run every spec, so its figures cover part
 // of the suite.
-func filteredRun(r Report) bool {
+func filteredRun(r ginkgo.Report) bool {
 	c := r.SuiteConfig
 	return r.SuiteHasProgrammaticFocus || c.DryRun || c.LabelFilter != "" || c.SemVerFilter != "" ||
 		len(c.FocusStrings)+len(c.SkipStrings)+len(c.FocusFiles)+len(c.SkipFiles) > 0

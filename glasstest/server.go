@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/glassworks/glass/internal/scrub"
@@ -223,15 +223,15 @@ func (d *DevServer) Pid() int { return d.cmd.Process.Pid }
 // started it, and by the evidence of every failing spec that opened a page
 // while a suite-level server (started in BeforeSuite) was running.
 func Start(command, readyURL string, opts ...ServerOption) *DevServer {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	d, err := StartServer(command, readyURL, opts...)
 	if err != nil {
-		Fail(err.Error())
+		ginkgo.Fail(err.Error())
 	}
-	d.suiteLevel = CurrentSpecReport().LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes)
+	d.suiteLevel = ginkgo.CurrentSpecReport().LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes)
 	servers.add(d)
-	DeferCleanup(func() {
-		if !d.suiteLevel && CurrentSpecReport().Failed() {
+	ginkgo.DeferCleanup(func() {
+		if !d.suiteLevel && ginkgo.CurrentSpecReport().Failed() {
 			d.report()
 		}
 		_ = d.Stop()
@@ -241,7 +241,7 @@ func Start(command, readyURL string, opts ...ServerOption) *DevServer {
 
 // report attaches the tail of the output to the current spec's report.
 func (d *DevServer) report() {
-	AddReportEntry("glass dev server output", d.entry(), ReportEntryVisibilityFailureOrVerbose)
+	ginkgo.AddReportEntry("glass dev server output", d.entry(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 }
 
 // reportedOutput bounds the tail of a server's output in a report entry.
