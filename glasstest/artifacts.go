@@ -370,3 +370,11 @@ func pageNumber(rep ginkgo.SpecReport) int {
 	pages.n++
 	return pages.n
 }
+
+func truthy(s string) bool {
+	switch strings.ToLower(s) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}

@@ -56,7 +56,7 @@ func WarmUp() {
 	if err != nil {
 		ginkgo.Fail(err.Error())
 	}
-	if err := b.warm(); err != nil {
+	if err := b.Warm(); err != nil {
 		ginkgo.Fail(err.Error())
 	}
 }

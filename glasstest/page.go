@@ -12,6 +12,7 @@ import (
 
 	playwright "github.com/mxschmitt/playwright-go"
 
+	"github.com/glassworks/glass/internal/browser"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -186,11 +187,11 @@ func OpenPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 }
 
 func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
-	if b == nil || b.browser == nil {
+	if !browser.Started(b) {
 		return nil, errors.New("glasstest: open: no browser")
 	}
 	s := defaults().forPage(opts)
-	ctx, err := b.browser.NewContext(playwright.BrowserNewContextOptions{})
+	ctx, err := b.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)
 	}
