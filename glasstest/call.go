@@ -16,7 +16,8 @@ import (
 
 // Do calls the declared action id with args as an agent would and returns
 // the decoded receipt. It never panics, and fails the spec only when the
-// spec's own ConfirmWith function panicked: harness failures (no runtime, a
+// spec's own ConfirmWith or HandoffWith function panicked (the one rule of
+// every callback, see HandoffWith) or args cannot be sent: harness failures (no runtime, a
 // crash, a time-out, a receipt that is not JSON) come back as receipts with
 // phase transport or browser_effect.
 //
@@ -44,8 +45,8 @@ func (p *Page) Do(id string, args any, opts ...CallOption) *receipt.Receipt {
 // needs the call's sensitive values again (pass Sensitive options): it
 // does not keep them between calls.
 //
-// Like Do, it never fails the spec but for a panicking ConfirmWith
-// function: an unknown or used handle comes back as ACTION_NOT_FOUND,
+// Like Do, it never fails the spec but for a panicking ConfirmWith or
+// HandoffWith function: an unknown or used handle comes back as ACTION_NOT_FOUND,
 // harness failures as transport receipts, and an answer of another
 // execution as EXECUTION_MISMATCH.
 func (p *Page) Resume(handle string, opts ...CallOption) *receipt.Receipt {
@@ -85,7 +86,7 @@ type callResult struct {
 }
 
 // finish records a call's receipt and reports a panic of the spec's
-// ConfirmWith function during it, keyed on the execution the host issued
+// ConfirmWith or HandoffWith function during it, keyed on the execution the host issued
 // (not on the id the receipt claims).
 func (p *Page) finish(c callResult) *receipt.Receipt {
 	p.mu.Lock()

@@ -88,16 +88,12 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	case call.settings.policy.kind == policyApprove:
 		ans.Approved = true
 	case call.settings.policy.kind == policyFunc:
-		ok, err := askFunc(call.settings.policy.fn, req)
+		var ok bool
+		err := p.runCallback(call.id, "ConfirmWith", req.Action, func() { ok = call.settings.policy.fn(req) })
 		if err != nil {
 			ans.Reason = err.Error()
-			p.mu.Lock()
-			if p.panics[req.ExecutionID] == nil {
-				p.panics[req.ExecutionID] = err
-			}
-			p.mu.Unlock()
 		}
-		ans.Approved = ok
+		ans.Approved = ok && err == nil
 	}
 	if ans.Approved {
 		ans.Ticket = newID("tk_")
@@ -128,17 +124,28 @@ func (p *Page) isStepOf(action, flow string) bool {
 	return false
 }
 
-// askFunc runs the spec's ConfirmWith function. It runs on Playwright's
-// goroutine, where a panic would kill the test binary: a panic becomes a
-// denial, and Do then fails the spec with it. (A Gomega failure inside the
-// function has already been registered with Ginkgo before it panics.)
-func askFunc(fn func(ConfirmRequest) bool, req ConfirmRequest) (ok bool, err error) {
+// runCallback runs one of the spec's callbacks — a ConfirmWith or a
+// HandoffWith function — for the call whose execution the host issued as
+// execID. Both run on a goroutine Playwright gave the host, where a panic
+// would end the test binary and Ginkgo's Fail would not reach the spec,
+// so every callback follows one rule: a panic (a Gomega failure without
+// GinkgoRecover included) is recovered here, the runtime gets a refusal
+// (a denial, a failed hand-off), and the call fails the spec when it
+// returns (finish) with the error this returns. A callback therefore
+// needs no `defer GinkgoRecover()`.
+func (p *Page) runCallback(execID, name, action string, fn func()) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ok, err = false, fmt.Errorf("glasstest: the ConfirmWith function panicked on %q: %v", req.Action, v)
+			err = fmt.Errorf("glasstest: the %s function panicked on %q: %v", name, action, v)
+			p.mu.Lock()
+			if p.panics[execID] == nil {
+				p.panics[execID] = err
+			}
+			p.mu.Unlock()
 		}
 	}()
-	return fn(req), nil
+	fn()
+	return nil
 }
 
 // maskConfirmRequest writes masked wherever a registered sensitive value

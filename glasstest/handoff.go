@@ -69,8 +69,13 @@ type HandoffRecord struct {
 
 // HandoffWith plays the user for every hand-off of the page (or, as a call
 // option, of one call): fn performs the step, cancels it, or lets it time
-// out. A panic in fn is reported to the runtime as HandoffFailed. Default:
-// no handler, and the host answers every hand-off with failed.
+// out. Default: no handler, and the host answers every hand-off with
+// failed.
+//
+// fn follows the rule of ConfirmWith's function: a panic in it — a failed
+// Gomega assertion included, with no `defer GinkgoRecover()` needed — is
+// answered to the runtime as HandoffFailed and fails the spec when the
+// call returns.
 func HandoffWith(fn func(*Handoff) HandoffOutcome) Option {
 	return func(s *settings) { s.handoff = fn }
 }
@@ -120,7 +125,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	case call.settings.handoff == nil:
 		ans = handoffAnswer{Status: HandoffFailed, Reason: "no hand-off handler"}
 	default:
-		ans = p.runHandoff(call.settings.handoff, req)
+		ans = p.runHandoff(call.id, call.settings.handoff, req)
 	}
 	rec.Outcome, rec.Reason = ans.Status, ans.Reason
 	rec.Request = boundHandoffRequest(rec.Request)
@@ -130,7 +135,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	return ans
 }
 
-func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) (ans handoffAnswer) {
+func (p *Page) runHandoff(execID string, fn func(*Handoff) HandoffOutcome, req HandoffRequest) handoffAnswer {
 	h := &Handoff{Request: req, page: p.pw, expired: make(chan struct{})}
 	var once sync.Once
 	expire := func() { once.Do(func() { close(h.expired) }) }
@@ -145,13 +150,12 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 		case <-h.expired:
 		}
 	}()
-	defer func() {
-		if r := recover(); r != nil {
-			expire()
-			ans = handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler panicked: %v", r)}
-		}
-	}()
-	out := fn(h)
+	var out HandoffOutcome
+	err := p.runCallback(execID, "HandoffWith", req.Action, func() { out = fn(h) })
+	if err != nil {
+		expire()
+		return handoffAnswer{Status: HandoffFailed, Reason: err.Error()}
+	}
 	switch out {
 	case HandoffCompleted, HandoffCancelled, HandoffTimedOut, HandoffFailed:
 	default:
@@ -159,7 +163,7 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}
 	}
 	expire()
-	ans = handoffAnswer{Status: out}
+	ans := handoffAnswer{Status: out}
 	switch out {
 	case HandoffCancelled:
 		ans.Reason = "cancelled by the user"

@@ -192,7 +192,10 @@ func NoConfirmationChannel() Option {
 	return func(s *settings) { s.policy = policy{kind: policyNoChannel} }
 }
 
-// ConfirmWith answers each confirmation with fn's verdict.
+// ConfirmWith answers each confirmation with fn's verdict. A panic in fn —
+// a failed Gomega assertion included, with no `defer GinkgoRecover()`
+// needed — is a denial, and fails the spec when the call returns (the
+// rule of every callback of the harness, HandoffWith's too).
 func ConfirmWith(fn func(ConfirmRequest) bool) Option {
 	return func(s *settings) { s.policy = policy{kind: policyFunc, fn: fn} }
 }
