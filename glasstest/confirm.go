@@ -137,11 +137,7 @@ func (p *Page) runCallback(execID, name, action string, fn func()) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("glasstest: the %s function panicked on %q: %v", name, action, v)
-			p.mu.Lock()
-			if p.panics[execID] == nil {
-				p.panics[execID] = err
-			}
-			p.mu.Unlock()
+			p.failCall(execID, err)
 		}
 	}()
 	fn()

@@ -148,10 +148,12 @@ type Page struct {
 	nonce string
 	// evidence is set by Open: what to keep when the spec fails.
 	evidence *evidence
-	// Guarded by mu: approvals by ticket (index in confirmations), panics
-	// of ConfirmWith functions by execution, whether the trace was saved.
+	// Guarded by mu: approvals by ticket (index in confirmations), the
+	// spec's own failures during a call by execution (a panicking
+	// callback, arguments that cannot be sent), whether the trace was
+	// saved.
 	tickets      map[string]int
-	panics       map[string]error
+	failures     map[string]error
 	traceStopped bool
 	secretValues map[string]bool
 
@@ -204,7 +206,7 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		pending:  map[string]*pendingCall{},
 		calls:    map[*receipt.Receipt]issuedCall{},
 		tickets:  map[string]int{},
-		panics:   map[string]error{},
+		failures: map[string]error{},
 		nonce:    newID("n_"),
 		fail:     func(error) {},
 	}
