@@ -12,34 +12,10 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// ConfirmationRecord is one confirmation request the host received and how
-// it answered. Solicited is false when the request named no call the
-// harness had in flight (a page asking on its own behalf, an execution that
-// had already ended, another action than the call's) or came through the
-// raw binding instead of glassHost.confirm: such requests are always
-// denied.
-type ConfirmationRecord struct {
-	// Request is what was asked, with sensitive values masked.
-	Request  ConfirmRequest
-	Approved bool
-	// Ticket is the host-issued proof of an approval; empty on a denial.
-	Ticket    string
-	Solicited bool
-	// Raw is true when a page script called the host binding directly.
-	Raw bool
-	// Reason says why the host denied (empty on an approval).
-	Reason string
-	// SensitiveMasked is true when the request arrived with a registered
-	// sensitive value in clear, which the host then masked: the runtime
-	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
-	// reads this).
-	SensitiveMasked bool
-}
-
 const rawBindingReason = "the host binding was called directly, not through glassHost"
 
 // masked is what the host shows instead of a sensitive value.
-const masked = "[sensitive]"
+const masked = receipt.Masked
 
 // confirm answers one confirmation request. The answer is bound to the
 // pending execution it names: only a request through glassHost, for an

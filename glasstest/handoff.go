@@ -9,32 +9,6 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// HandoffRequest is what the runtime asks the host when an action must be
-// performed by the user (a hand-off): the runtime never simulates the step.
-type HandoffRequest struct {
-	ExecutionID  string         `json:"executionId"`
-	Action       string         `json:"action"`
-	Description  string         `json:"description"`
-	Args         map[string]any `json:"args"`
-	Instructions string         `json:"instructions"`
-	TimeoutMs    int64          `json:"timeoutMs"`
-}
-
-// HandoffOutcome is the user's answer to a hand-off, as the host reports
-// it to the runtime.
-type HandoffOutcome string
-
-// The outcomes a hand-off handler returns. The runtime verifies a
-// completed step with the action's declared check and reports HANDOFF_FAILED when
-// the check does not hold; the others map to HANDOFF_CANCELLED,
-// HANDOFF_TIMEOUT and HANDOFF_FAILED.
-const (
-	HandoffCompleted HandoffOutcome = "completed"
-	HandoffCancelled HandoffOutcome = "cancelled"
-	HandoffTimedOut  HandoffOutcome = "timeout"
-	HandoffFailed    HandoffOutcome = "failed"
-)
-
 // Handoff is one hand-off in progress. The handler plays the user: it acts
 // on Page with real Playwright input (Fill, Click) and returns an outcome.
 type Handoff struct {
@@ -56,16 +30,6 @@ func (h *Handoff) Timeout() time.Duration {
 // A handler that lets the step time out waits on it and returns
 // HandoffTimedOut.
 func (h *Handoff) Expired() <-chan struct{} { return h.expired }
-
-// HandoffRecord is one hand-off request the host received and how it was
-// answered. Solicited is false when the request named no call of the
-// harness (a page asking on its own behalf): such requests always fail.
-type HandoffRecord struct {
-	Request   HandoffRequest
-	Outcome   HandoffOutcome
-	Reason    string
-	Solicited bool
-}
 
 // HandoffWith plays the user for every hand-off of the page (or, as a call
 // option, of one call): fn performs the step, cancels it, or lets it time

@@ -3,8 +3,6 @@ package glasstest
 import (
 	"maps"
 	"time"
-
-	"github.com/glassworks/glass/receipt"
 )
 
 // DefaultTimeout bounds one call (Do, Resume, Snapshot) from the harness's
@@ -145,17 +143,6 @@ func Sensitive(name, value string) Option {
 
 // SensitiveRef is the argument placeholder for the sensitive value name.
 func SensitiveRef(name string) map[string]string { return map[string]string{"$sensitive": name} }
-
-// ConfirmRequest is what the runtime asks the host before a call that
-// needs confirmation. Sensitive arguments arrive masked.
-type ConfirmRequest struct {
-	ExecutionID string         `json:"executionId"`
-	Action      string         `json:"action"`
-	Description string         `json:"description"`
-	Risk        receipt.Risk   `json:"risk"`
-	Step        string         `json:"step,omitempty"`
-	Args        map[string]any `json:"args"`
-}
 
 type policyKind int
 
