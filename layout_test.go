@@ -61,3 +61,36 @@ func TestNoDotImportInLibraryCode(t *testing.T) {
 		t.Fatalf("walked only %d library files; is the test running at the module's root?", files)
 	}
 }
+
+// packageLines bounds the non-test Go lines of one package (a directory):
+// a package past it holds more than one concern, and the next feature
+// would make it worse (issue 24). allowance lists the packages over it
+// and the most they may hold; it may only shrink.
+const packageLines = 3000
+
+var allowance = map[string]int{
+	// The confirmation and hand-off host still shares Page's state and
+	// lock; it is the next room to move out of glasstest.
+	"glasstest": 3600,
+}
+
+func TestNoPackageOutgrowsItsRoom(t *testing.T) {
+	lines := map[string]int{}
+	libraryFiles(t, func(path string, src []byte) {
+		lines[filepath.ToSlash(filepath.Dir(path))] += strings.Count(string(src), "\n")
+	})
+	for dir, n := range lines {
+		limit := packageLines
+		if a, ok := allowance[dir]; ok {
+			limit = a
+		}
+		if n > limit {
+			t.Errorf("%s: %d non-test lines, over its bound of %d: give one of its concerns a room of its own (docs/architecture.md)", dir, n, limit)
+		}
+	}
+	for dir, a := range allowance {
+		if lines[dir] <= packageLines {
+			t.Errorf("%s: %d lines, within %d: drop its allowance of %d", dir, lines[dir], packageLines, a)
+		}
+	}
+}

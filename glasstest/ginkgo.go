@@ -31,7 +31,7 @@ func Open(url string, opts ...PageOption) *Page {
 		ginkgo.GinkgoHelper()
 		ginkgo.Fail(printable(err).Error())
 	}
-	p.evidence = &evidence{number: pageNumber(ginkgo.CurrentSpecReport())}
+	p.evidence = &specEvidence{number: pageNumber(ginkgo.CurrentSpecReport())}
 	coverOpen(p)
 	ginkgo.DeferCleanup(func() error {
 		p.keepEvidence()
