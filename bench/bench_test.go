@@ -27,8 +27,14 @@ func TestQuantiles(t *testing.T) {
 	if got := hundred.p95(); got != 95 {
 		t.Errorf("p95 of 1..100 = %v, want 95", got)
 	}
-	if got := hundred.quantile(1); got != 100 {
+	if got := hundred.max(); got != 100 {
 		t.Errorf("max of 1..100 = %v, want 100", got)
+	}
+	if got := hundred.mean(); got != 50.5 {
+		t.Errorf("mean of 1..100 = %v, want 50.5", got)
+	}
+	if got := (sample{}).p95(); !math.IsNaN(got) {
+		t.Errorf("p95 of nothing = %v, want NaN", got)
 	}
 	if got := (sample{}).median(); !math.IsNaN(got) {
 		t.Errorf("median of nothing = %v, want NaN", got)

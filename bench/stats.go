@@ -8,43 +8,54 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/onsi/gomega/gmeasure"
 )
 
-// sample is a list of timings in milliseconds.
+// sample is a list of timings in milliseconds, in the order they were
+// taken (pairRatio pairs two samples iteration by iteration). Its
+// statistics are Gomega's gmeasure's — the measurement library of the
+// Ginkgo suites — rather than this package's own: median, mean, minimum,
+// maximum and standard deviation come from one gmeasure.Stats. The p95 is
+// the one figure gmeasure does not compute; it is read off the values
+// gmeasure sorted for its ranking (RankStats' order), nearest rank.
 type sample []float64
 
 func (s *sample) add(d time.Duration) { *s = append(*s, ms(d)) }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// quantile is the nearest-rank q-quantile (0 < q ≤ 1) of s: the smallest
-// value with at least q of the sample at or below it. The median of an even
-// sample is the mean of the two middle values.
-func (s sample) quantile(q float64) float64 {
-	if len(s) == 0 {
-		return math.NaN()
+// stats is s as one gmeasure measurement.
+func (s sample) stats() gmeasure.Stats {
+	e := gmeasure.NewExperiment("bench")
+	for _, v := range s {
+		e.RecordValue("ms", v)
 	}
-	v := slices.Clone(s)
-	slices.Sort(v)
-	if q == 0.5 && len(v)%2 == 0 {
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2
-	}
-	i := int(math.Ceil(q*float64(len(v)))) - 1
-	return v[max(0, min(i, len(v)-1))]
+	return e.GetStats("ms")
 }
 
-func (s sample) median() float64 { return s.quantile(0.5) }
-func (s sample) p95() float64    { return s.quantile(0.95) }
-
-func (s sample) mean() float64 {
+// stat is one of gmeasure's statistics of s, NaN for an empty sample.
+func (s sample) stat(st gmeasure.Stat) float64 {
 	if len(s) == 0 {
 		return math.NaN()
 	}
-	var t float64
-	for _, x := range s {
-		t += x
+	return s.stats().FloatFor(st)
+}
+
+func (s sample) median() float64 { return s.stat(gmeasure.StatMedian) }
+func (s sample) mean() float64   { return s.stat(gmeasure.StatMean) }
+func (s sample) min() float64    { return s.stat(gmeasure.StatMin) }
+func (s sample) max() float64    { return s.stat(gmeasure.StatMax) }
+
+// p95 is the nearest-rank 95th percentile of s: the smallest value with at
+// least 95% of the sample at or below it.
+func (s sample) p95() float64 {
+	if len(s) == 0 {
+		return math.NaN()
 	}
-	return t / float64(len(s))
+	v := slices.Sorted(slices.Values(s))
+	i := int(math.Ceil(0.95*float64(len(v)))) - 1
+	return v[max(0, min(i, len(v)-1))]
 }
 
 // pairRatio is the median of the per-iteration ratios a[i]/b[i]: A and B
