@@ -34,6 +34,7 @@ type runFlags struct {
 	url, manifest, transport     string
 	junit, json, html, artifacts string
 	rules, shard, baseline       string
+	strict                       bool
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -49,6 +50,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.rules, "rules", "", "check only these rules: comma-separated `IDS` or globs (policy.*)")
 	fs.StringVar(&f.shard, "shard", "", "check only part `i/n` of the selected rules (1 ≤ i ≤ n)")
 	fs.StringVar(&f.baseline, "expected-failures", "", "baseline `FILE` of known violations, one rule id per line")
+	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on findings too: a call of an available action that failed or could not be made usable, or a run that probed no rule")
 	if done, code := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -149,6 +151,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !rep.Conforms() {
+		return exitViolations
+	}
+	if f.strict && !rep.ConformsStrictly() {
+		fmt.Fprintf(stdout, "--strict: the page conforms, but the run fails on its findings\n")
 		return exitViolations
 	}
 	return exitOK
