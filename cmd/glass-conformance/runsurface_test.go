@@ -23,7 +23,7 @@ func TestRunSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"--surface", missing}, "glass-conformance: --surface \"" + missing + "\" does not exist: record the baseline with --update-surface (or glass-conformance surface -o " + missing + "), review it and commit it\n"},
 		{[]string{"--surface", dir}, "glass-conformance: --surface: "},
 		{[]string{"--surface", garbage}, "glass-conformance: --surface: "},
-		{[]string{"--update-surface", "--surface", filepath.Join(garbage, "s.json")}, "glass-conformance: --surface \""},
+		{[]string{"--update-surface", "--surface", filepath.Join(garbage, "s.json")}, "glass-conformance: --surface: "},
 	} {
 		r := runCLI(t, append([]string{"run", "--url", closedPort(t)}, c.args...)...)
 		if r.code != 2 || !strings.HasPrefix(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
