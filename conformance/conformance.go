@@ -76,25 +76,6 @@ type Finding = report.Finding
 // (WriteArtifacts).
 type Report = report.Report
 
-// CallFinding is a call of a run's exercise that should have worked and
-// did not: an available action, valid arguments, the confirmation
-// approved (Report.CallFindings; glass-conformance run --strict fails on
-// them).
-type CallFinding = report.CallFinding
-
-// CallKind says what went wrong with a CallFinding's call.
-type CallKind = report.CallKind
-
-// The call kinds.
-const (
-	// CallUnusable: ACTION_UNAVAILABLE at target_resolution — the target
-	// could not be made usable (a control shown only on :hover, covered,
-	// disabled).
-	CallUnusable = report.CallUnusable
-	// CallFailed: the call failed after its target was resolved.
-	CallFailed = report.CallFailed
-)
-
 // BaselineStatus is how a baseline of known violations judged a finding.
 type BaselineStatus = report.BaselineStatus
 

@@ -66,7 +66,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := []conformance.Option{conformance.WithTransports(transports...)}
+	opts := []conformance.Option{conformance.WithTransports(transports...), conformance.WithCallFindings()}
 	if f.rules != "" {
 		opts = append(opts, conformance.WithRules(strings.Split(f.rules, ",")...))
 	}
