@@ -61,6 +61,14 @@ func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
 		t.Errorf("JSON: %+v\n%s", got, js.String())
 	}
 
+	var page bytes.Buffer
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h2>Findings (run --strict fails on them)</h2>") || !strings.Contains(page.String(), "<li>delete@1: available, but the approved call could not make it usable") {
+		t.Errorf("the HTML report lacks the findings:\n%s", page.String())
+	}
+
 	// Without call findings the run passes --strict, rules not probed or
 	// not; a run that probed no rule at all does not.
 	rep.CallFindings = nil
