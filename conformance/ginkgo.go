@@ -14,8 +14,11 @@ import (
 
 // Register adds the conformance suite to the Ginkgo suite it is called in:
 // one spec per selected rule and transport, named and labelled with the
-// rule id, labelled "phase:<phase>" and "transport:<transport>", inside a
-// container "Glass conformance". Call it at the top level of a test file or
+// rule id, labelled "phase:<phase>" and "transport:<transport>", and every
+// one labelled Label ("glass-conformance"), inside a container "Glass
+// conformance". A suite skips them all with
+// --label-filter='!glass-conformance', or runs only them with
+// --label-filter=glass-conformance. Call it at the top level of a test file or
 // inside a container:
 //
 //	var _ = conformance.Register(func() conformance.Target {
@@ -78,11 +81,16 @@ func Register(target func() Target, opts ...Option) bool {
 	})
 }
 
+// Label is the Ginkgo label every spec Register adds carries, besides its
+// rule's labels: a suite filters the conformance specs in or out with it
+// (ginkgo --label-filter='!glass-conformance' for a quick run).
+const Label = "glass-conformance"
+
 // labels are the Ginkgo labels of a rule's spec; characters Ginkgo does
 // not allow in labels become "-".
 func labels(rule Rule, tr glasstest.Transport) []string {
 	clean := strings.NewReplacer("&", "-", "|", "-", "!", "-", ",", "-", "(", "-", ")", "-", "/", "-", " ", "-")
-	out := []string{clean.Replace(rule.ID), "transport:" + string(tr)}
+	out := []string{Label, clean.Replace(rule.ID), "transport:" + string(tr)}
 	if rule.Phase != "" {
 		out = append(out, "phase:"+string(rule.Phase))
 	}

@@ -65,7 +65,7 @@ var _ = ReportAfterSuite("every rule is one labelled spec per transport, passed 
 		Expect(ok).To(BeTrue(), "no spec for %s over the bridge", rule.ID)
 		Expect(bridge.ContainerHierarchyTexts).To(Equal([]string{"Glass conformance"}))
 		labels := bridge.Labels()
-		Expect(labels).To(ContainElements(rule.ID, "transport:bridge"), "labels of %s", rule.ID)
+		Expect(labels).To(ContainElements(conformance.Label, rule.ID, "transport:bridge"), "labels of %s", rule.ID)
 		if rule.Phase != "" {
 			Expect(labels).To(ContainElement("phase:"+string(rule.Phase)), "labels of %s", rule.ID)
 		}
@@ -78,7 +78,7 @@ var _ = ReportAfterSuite("every rule is one labelled spec per transport, passed 
 
 		webmcp, ok := specs[rule.ID+" [webmcp]"]
 		Expect(ok).To(BeTrue(), "no spec for %s over webmcp", rule.ID)
-		Expect(webmcp.Labels()).To(ContainElement("transport:webmcp"))
+		Expect(webmcp.Labels()).To(ContainElements(conformance.Label, "transport:webmcp"))
 		switch {
 		case !conformance.Checked(rule.ID):
 			Expect(webmcp.State).To(Equal(types.SpecStateSkipped), "%s has no check", rule.ID)

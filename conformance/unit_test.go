@@ -5,6 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/glassworks/glass/glasstest"
 )
 
 // These tests need no browser: they run the pure parts of the suite on
@@ -47,6 +51,33 @@ func TestSelectAndShard(t *testing.T) {
 	for _, r := range Catalog {
 		if seen[r.ID] != 1 {
 			t.Errorf("%s is in %d of 3 shards, want 1", r.ID, seen[r.ID])
+		}
+	}
+}
+
+// Every spec Register adds carries the one label glass-conformance, besides
+// its rule's: --label-filter='!glass-conformance' leaves none of them, and
+// --label-filter=glass-conformance leaves every one.
+func TestEverySpecCarriesTheConformanceLabel(t *testing.T) {
+	skip, err := types.ParseLabelFilter("!" + Label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := types.ParseLabelFilter(Label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []glasstest.Transport{glasstest.TransportBridge, glasstest.TransportWebMCP} {
+		for _, r := range Catalog {
+			l := labels(r, tr)
+			for _, label := range l {
+				if _, err := types.ValidateAndCleanupLabel(label, types.CodeLocation{}); err != nil {
+					t.Errorf("%s: %v", r.ID, err)
+				}
+			}
+			if l[0] != "glass-conformance" || skip(l) || !only(l) {
+				t.Errorf("%s [%s]: labels %q, want glass-conformance first, which the label filters select on", r.ID, tr, l)
+			}
 		}
 	}
 }

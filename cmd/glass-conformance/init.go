@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
 	"github.com/glassworks/glass/receipt"
+	"github.com/glassworks/glass/surface"
 )
 
 type initFlags struct {
@@ -72,7 +73,7 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 		return fail("--dir %q holds a go.mod that does not require Glass: run go get %s there first, or choose another --dir", f.dir, initgen.GlassModule)
 	}
 	var paths []string
-	for _, n := range []string{initgen.SuiteFile, initgen.ActionsFile, initgen.ManifestFile, initgen.GoModFile} {
+	for _, n := range []string{initgen.SuiteFile, initgen.ActionsFile, initgen.ManifestFile, initgen.SurfaceFile, initgen.GoModFile} {
 		if n != initgen.GoModFile || ownModule {
 			paths = append(paths, filepath.Join(f.dir, n))
 		}
@@ -113,7 +114,17 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	contents := [][]byte{files.Suite, files.Actions, files.Manifest}
+	// The first baseline of the page's capability surface, as the page
+	// declared it before init called anything.
+	surf, err := surface.FromSnapshot(plan.Snapshot)
+	if err != nil {
+		return fail("capability surface: %s", oneLine(err))
+	}
+	surfJSON, err := surface.Marshal(surf)
+	if err != nil {
+		return fail("capability surface: %v", err)
+	}
+	contents := [][]byte{files.Suite, files.Actions, files.Manifest, surfJSON}
 	var src initgen.Source
 	if ownModule {
 		src = initgen.FindSource()
@@ -138,9 +149,9 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 	}
 
 	all, pending := plan.SpecCount()
-	fmt.Fprintf(stdout, "\n%d specs (%d pending) for %d declared actions. Run them with\n\n  cd %s && %s=%s %s\n\nand check the page against the contract with\n\n  glass-conformance run --url %s --manifest %s\n",
+	fmt.Fprintf(stdout, "\n%d specs (%d pending) for %d declared actions. Run them with\n\n  cd %s && %s=%s %s\n\nand check the page against the contract, its findings and its capability surface (%s: review it and commit it) with\n\n  glass-conformance run --strict --url %s --manifest %s --surface %s\n",
 		all, pending, plan.Declared, initgen.ShellQuote(f.dir), initgen.EnvURL, initgen.ShellQuote(f.url), run,
-		initgen.ShellQuote(f.url), initgen.ShellQuote(paths[2]))
+		initgen.SurfaceFile, initgen.ShellQuote(f.url), initgen.ShellQuote(paths[2]), initgen.ShellQuote(paths[3]))
 	if note := plan.EmptyPageNote(); note != "" {
 		fmt.Fprintf(stdout, "\nnote: %s\n", note)
 	}

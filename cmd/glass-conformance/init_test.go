@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/glassworks/glass/internal/initgen"
+	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/sdk"
+	"github.com/glassworks/glass/surface"
 )
 
 // repoRoot is the root of this module (the test runs in
@@ -121,7 +123,7 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 	for _, want := range []string{
 		"reading 'http://127.0.0.1:8471/?demo'",
 		"  cd glass-acceptance && GLASS_URL='http://127.0.0.1:8471/?demo' go tool ginkgo",
-		"  glass-conformance run --url 'http://127.0.0.1:8471/?demo' --manifest glass-acceptance/glass-manifest.yaml",
+		"  glass-conformance run --strict --url 'http://127.0.0.1:8471/?demo' --manifest glass-acceptance/glass-manifest.yaml --surface glass-acceptance/glass-surface.json",
 		"findings: 1; their specs expect success and are pending (PIt) until you decide:",
 		"  delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is hidden (display: none on itself; a control shown only on :hover or focus needs a reveal that shows it)",
 	} {
@@ -138,6 +140,22 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 	}
 	if !strings.Contains(string(actions), `PIt("delete@1: Delete the todo (pending: `) {
 		t.Errorf("the hover-only delete has no pending spec:\n%s", actions)
+	}
+	// The first baseline of the capability surface: the page as it
+	// declared itself, row actions folded, delete dangerous.
+	surf, err := surface.Load(filepath.Join(dir, initgen.SurfaceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range surf.Actions {
+		names = append(names, a.Name)
+		if a.Name == "delete" && (a.Rows != "delete@<record>" || a.Risk != receipt.RiskDangerous) {
+			t.Errorf("the baseline's delete: %+v", a)
+		}
+	}
+	if surf.Page.ID != "todos" || strings.Join(names, " ") != "add clear-completed delete edit filter toggle" {
+		t.Errorf("the baseline init wrote: page %q, actions %q", surf.Page.ID, names)
 	}
 }
 

@@ -34,6 +34,8 @@ type runFlags struct {
 	url, manifest, transport     string
 	junit, json, html, artifacts string
 	rules, shard, baseline       string
+	surface                      string
+	strict, updateSurface        bool
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -49,6 +51,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.rules, "rules", "", "check only these rules: comma-separated `IDS` or globs (policy.*)")
 	fs.StringVar(&f.shard, "shard", "", "check only part `i/n` of the selected rules (1 ≤ i ≤ n)")
 	fs.StringVar(&f.baseline, "expected-failures", "", "baseline `FILE` of known violations, one rule id per line")
+	fs.StringVar(&f.surface, "surface", "", "compare the page's capability surface with the reviewed baseline `FILE` (glass-surface.json); a breaking difference fails the run")
+	fs.BoolVar(&f.updateSurface, "update-surface", false, "write the page's capability surface to the --surface FILE instead, after printing what it accepts")
+	fs.BoolVar(&f.strict, "strict", false, "fail (exit 1) on findings too: a call of an available action that failed or could not be made usable, or a run that probed no rule")
 	if done, code := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -61,7 +66,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := []conformance.Option{conformance.WithTransports(transports...)}
+	opts := []conformance.Option{conformance.WithTransports(transports...), conformance.WithCallFindings()}
 	if f.rules != "" {
 		opts = append(opts, conformance.WithRules(strings.Split(f.rules, ",")...))
 	}
@@ -87,6 +92,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		if baseline, err = conformance.LoadBaseline(f.baseline); err != nil {
 			return fail("%v", err)
 		}
+	}
+	gate, err := loadSurfaceGate(f.surface, f.updateSurface)
+	if err != nil {
+		return fail("%v", err)
 	}
 	outs, err := openOutputs(f)
 	if err != nil {
@@ -148,7 +157,19 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 			return fail("%v", err)
 		}
 	}
-	if !rep.Conforms() {
+	breaking := false
+	if gate != nil {
+		if breaking, err = gate.check(b, pageURL, f.artifacts, stdout); err != nil {
+			return fail("%v", err)
+		}
+	}
+	switch {
+	case !rep.Conforms():
+		return exitViolations
+	case breaking:
+		return exitViolations
+	case f.strict && !rep.ConformsStrictly():
+		fmt.Fprintf(stdout, "--strict: the page conforms, but the run fails on its findings\n")
 		return exitViolations
 	}
 	return exitOK

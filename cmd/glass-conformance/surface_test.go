@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -328,44 +327,38 @@ func runScript(t *testing.T, script string, env ...string) (map[string]string, i
 	return outputs, code
 }
 
-// TestActionSurfaceGate runs the action's surface step and its last step
-// as the runner would (bash, RUNNER_TEMP holding the binary, a
-// GITHUB_OUTPUT file): on the Todo example with its baseline the gate
-// passes; on the page with remove's risk lowered it fails the job. The
-// flags the step passes are ones surface has, and the example workflow and
-// docs/ci.md's fragment pass only declared inputs.
+// TestActionSurfaceGate runs the action's check step and its last step as
+// the runner would (bash, RUNNER_TEMP holding the binary, a GITHUB_OUTPUT
+// file): on the Todo example with its baseline the gate passes;
+// on the page with remove's risk lowered the run fails and the surface's
+// verdict is 1, which fails the job; with strict, the hover-only delete of
+// the todos app fails the run. The example workflow and docs/ci.md's
+// fragment pass only declared inputs.
 func TestActionSurfaceGate(t *testing.T) {
 	root := repoRoot(t)
 	var action actionFile
 	readYAML(t, filepath.Join(root, "action.yml"), &action)
-	if _, ok := action.Inputs["surface"]; !ok {
-		t.Fatal("action.yml has no surface input")
+	for _, in := range []string{"surface", "strict"} {
+		if _, ok := action.Inputs[in]; !ok {
+			t.Fatalf("action.yml has no %s input", in)
+		}
 	}
-	if v := action.Outputs["surface-exit-code"]["value"]; v != "${{ steps.surface.outputs.exit-code }}" {
+	if v := action.Outputs["surface-exit-code"]["value"]; v != "${{ steps.check.outputs.surface-exit-code }}" {
 		t.Errorf("the surface-exit-code output is %q", v)
 	}
 	var step, last actionStep
 	for _, s := range action.Runs.Steps {
-		if s.ID == "surface" {
+		if s.ID == "check" {
 			step = s
 		}
 		last = s
 	}
-	if step.Run == "" || step.If != "inputs.surface != ''" {
-		t.Fatalf("action.yml has no surface step run only with a surface input: %+v", step)
-	}
-	help := runCLI(t, "surface", "-h").stdout
-	for _, f := range regexp.MustCompile(`(?:^|\s)(--?[a-z]+)\b`).FindAllStringSubmatch(step.Run, -1) {
-		if f[1] == "-p" || f[1] == "-n" || f[1] == "-e" {
-			continue // mkdir -p, [ -n ], …
-		}
-		if !regexp.MustCompile(`(?m)^\s+-` + strings.TrimLeft(f[1], "-") + `\b`).MatchString(help) {
-			t.Errorf("the surface step passes %s, which glass-conformance surface does not have", f[1])
-		}
+	if step.Env["GLASS_SURFACE"] != "${{ inputs.surface }}" || step.Env["GLASS_STRICT"] != "${{ inputs.strict }}" {
+		t.Fatalf("the check step does not pass the surface and strict inputs: %+v", step.Env)
 	}
 
-	// The runner's view: the binary in RUNNER_TEMP, the reports directory
-	// of the check step, the workspace as working directory.
+	// The runner's view: the binary in RUNNER_TEMP, the workspace as
+	// working directory.
 	runner := t.TempDir()
 	if err := os.Link(bin, filepath.Join(runner, "glass-conformance")); err != nil {
 		if err := os.WriteFile(filepath.Join(runner, "glass-conformance"), readFile(t, bin), 0o755); err != nil {
@@ -373,25 +366,30 @@ func TestActionSurfaceGate(t *testing.T) {
 		}
 	}
 	baseline := filepath.Join(root, "examples", "todo", "testdata", "glass-surface.json")
-	gate := func(url string) (map[string]string, int) {
-		return runScript(t, step.Run, "RUNNER_TEMP="+runner, "GLASS_URL="+url, "GLASS_SURFACE="+baseline, "GLASS_REPORTS="+t.TempDir())
+	check := func(url, surface, strict string) (map[string]string, int) {
+		return runScript(t, step.Run, "RUNNER_TEMP="+t.TempDir(), "PATH="+os.Getenv("PATH"), "GLASS_URL="+url, "GLASS_TRANSPORT=bridge",
+			"GLASS_ARGS=--rules protocol.global", "GLASS_SURFACE="+surface, "GLASS_STRICT="+strict)
 	}
-	outputs, code := gate(serve(t, app.Handler()))
-	if code != 0 || outputs["exit-code"] != "0" {
-		t.Fatalf("the surface step on the example: exit %d, outputs %v", code, outputs)
+	step.Run = strings.ReplaceAll(step.Run, `"$RUNNER_TEMP/glass-conformance"`, `"`+filepath.Join(runner, "glass-conformance")+`"`)
+	outputs, code := check(serve(t, app.Handler()), baseline, "false")
+	if code != 0 || outputs["exit-code"] != "0" || outputs["surface-exit-code"] != "0" {
+		t.Fatalf("the check step on the example: exit %d, outputs %v", code, outputs)
 	}
-	outputs, code = gate(riskLowered(t))
-	if code != 0 || outputs["exit-code"] != "1" {
-		t.Fatalf("the surface step on the changed page: exit %d, outputs %v; want the step to pass and exit-code=1", code, outputs)
+	outputs, code = check(riskLowered(t), baseline, "false")
+	if code != 0 || outputs["exit-code"] != "1" || outputs["surface-exit-code"] != "1" {
+		t.Fatalf("the check step on the changed page: exit %d, outputs %v; want the step to pass, exit-code=1 and surface-exit-code=1", code, outputs)
 	}
-	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE=1"); code != 1 {
-		t.Errorf("the last step with a breaking surface change: exit %d, want 1", code)
+	outputs, code = check(todosApp(t)+"?demo", "", "true")
+	if _, ok := outputs["surface-exit-code"]; code != 0 || outputs["exit-code"] != "1" || ok {
+		t.Fatalf("the check step with strict on the hover-only delete: exit %d, outputs %v; want exit-code=1 and no surface-exit-code", code, outputs)
 	}
-	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE="); code != 0 {
-		t.Errorf("the last step without a surface baseline: exit %d, want 0", code)
-	}
-	if _, code := runScript(t, last.Run, "CODE=0", "SURFACE_CODE=2"); code != 2 {
-		t.Errorf("the last step when the surface could not be compared: exit %d, want 2", code)
+	for _, c := range []struct {
+		code, surface string
+		want          int
+	}{{"1", "1", 1}, {"0", "", 0}, {"1", "0", 1}, {"2", "2", 2}, {"0", "2", 2}} {
+		if _, got := runScript(t, last.Run, "CODE="+c.code, "SURFACE_CODE="+c.surface); got != c.want {
+			t.Errorf("the last step with exit-code %s and surface-exit-code %q: exit %d, want %d", c.code, c.surface, got, c.want)
+		}
 	}
 
 	var wf workflowFile

@@ -22,8 +22,9 @@ func conformanceEntryPoints(url string, m *conformance.Manifest) (*conformance.R
 	rep, err := conformance.Run(conformance.Target{URL: url},
 		conformance.WithManifest(m), conformance.WithRules("policy.*"))
 
-	// Inside any Ginkgo suite: one spec per rule and transport, labelled with
-	// the rule id, "phase:<phase>" and "transport:<transport>"; not probed is
+	// Inside any Ginkgo suite: one spec per rule and transport, labelled
+	// "glass-conformance" (conformance.Label), the rule id, "phase:<phase>"
+	// and "transport:<transport>"; not probed is
 	// Skip with the reason.
 	var _ = conformance.Register(func() conformance.Target { return conformance.Target{URL: url} })
 	return rep, err

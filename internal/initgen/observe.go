@@ -32,7 +32,7 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 		return nil, err
 	}
 	plan := &Plan{URL: url, Title: snap.Page.Title, Declared: len(snap.Actions.Items), Omitted: snap.Actions.Omitted,
-		Records: max(snap.Records.Total, len(snap.Records.Items))}
+		Records: max(snap.Records.Total, len(snap.Records.Items)), Snapshot: snap}
 	if snap.Actions.Omitted > 0 {
 		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
 	}

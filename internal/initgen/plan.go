@@ -19,6 +19,9 @@ const (
 	ActionsFile  = "glass_actions_test.go"
 	ManifestFile = "glass-manifest.yaml"
 	GoModFile    = "go.mod"
+	// SurfaceFile is the first baseline of the page's capability surface
+	// (docs/surface.md), for glass-conformance run --surface.
+	SurfaceFile = "glass-surface.json"
 )
 
 // EnvURL is the environment variable the generated suite reads the page
@@ -42,6 +45,9 @@ type Plan struct {
 	// no row actions to call.
 	Records int
 	Specs   []Spec
+	// Snapshot is what the page declared before init called anything: the
+	// capability surface init records as the first baseline.
+	Snapshot *receipt.Snapshot
 }
 
 // Spec is one call init made, and the spec it becomes.

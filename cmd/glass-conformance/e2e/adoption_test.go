@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -100,7 +101,13 @@ func goEnv(t *testing.T, name string) string {
 // runtime's header documents.
 func todosApp(t *testing.T) string {
 	t.Helper()
-	files := http.FileServer(http.Dir(filepath.Join("testdata", "todos")))
+	return serveApp(t, filepath.Join("testdata", "todos"))
+}
+
+// serveApp serves the app in dir, as todosApp does.
+func serveApp(t *testing.T, dir string) string {
+	t.Helper()
+	files := http.FileServer(http.Dir(dir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == sdk.Path {
 			sdk.Handler().ServeHTTP(w, r)
@@ -110,6 +117,47 @@ func todosApp(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
+}
+
+// copyApp copies testdata/todos into a temporary directory, which a test
+// may change.
+func copyApp(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"index.html", "style.css", "todos.js"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "todos", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// declareDeleteProperly changes the app in dir as its developers would
+// after run --strict's finding: delete declares a reveal that shows the
+// row's delete button the way hovering does, so an agent's call can use it.
+func declareDeleteProperly(t *testing.T, dir string) {
+	t.Helper()
+	edit := func(name, old, new string) {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(b), old) != 1 {
+			t.Fatalf("testdata/todos/%s no longer holds, once, %q", name, old)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const target = `target: function () { var r = rowOf(t.id); return r && r.querySelector(".destroy"); },`
+	edit("todos.js", target, target+`
+          reveal: function () { rowOf(t.id).classList.add("tools"); },`)
+	edit("style.css", "#todo-list li:hover .destroy { display: block; }", "#todo-list li:hover .destroy, #todo-list li.tools .destroy { display: block; }")
 }
 
 // unpublished is the environment of a machine where Glass is not on the
@@ -147,12 +195,22 @@ func TestAdoptionFromSource(t *testing.T) {
 		}
 	}
 
-	url := todosApp(t) + "?demo"
+	app := copyApp(t)
+	url := serveApp(t, app) + "?demo"
 	work := t.TempDir()
-	var initOut, ginkgoOut string
+	var initOut, ginkgoOut, strictOut, strictLine string
 	for _, line := range adoption {
 		line = strings.ReplaceAll(line, readmeURL, url)
 		out, err := shell(t, work, env, line)
+		if strings.HasPrefix(line, "glass-conformance run --strict") {
+			// The gate fails on the hover-only delete: exit 1, no other.
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+				t.Fatalf("%s: %v, want exit 1 (the findings)\n%s", line, err, out)
+			}
+			strictOut, strictLine = out, line
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", line, err, out)
 		}
@@ -162,6 +220,29 @@ func TestAdoptionFromSource(t *testing.T) {
 		case strings.Contains(line, "go tool ginkgo"):
 			ginkgoOut = out
 		}
+	}
+	if strictLine == "" {
+		t.Fatalf("README's adoption block does not run glass-conformance run --strict: %q", adoption)
+	}
+	// run --strict: the page conforms and its surface is the baseline init
+	// wrote, but the approved delete could never run: the findings say so
+	// and fail the run.
+	for _, want := range []string{
+		"\nfindings: 1; glass-conformance run --strict fails on them:\n" +
+			"  - delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is hidden (display: none on itself; a control shown only on :hover or focus needs a reveal that shows it)\n",
+		"\nno differences\n",
+		"--strict: the page conforms, but the run fails on its findings\n",
+	} {
+		if !strings.Contains(strictOut, want) {
+			t.Errorf("%s did not print\n%s\n\n%s", strictLine, want, strictOut)
+		}
+	}
+	// Once the page declares delete properly (a reveal that shows the
+	// button), the same command passes.
+	declareDeleteProperly(t, app)
+	out, err := shell(t, work, env, strictLine)
+	if err != nil || !strings.Contains(out, "\nfindings: none: every call of an available action succeeded\n") {
+		t.Fatalf("%s on the page that declares a reveal: %v, want exit 0\n%s", strictLine, err, out)
 	}
 	if initOut == "" || ginkgoOut == "" {
 		t.Fatalf("README's adoption block does not run init and go tool ginkgo: %q", adoption)

@@ -21,6 +21,9 @@ type Config struct {
 	Progress func(ProgressEvent)
 	// Parallel is how many checks Run runs side by side.
 	Parallel int
+	// CallFindings makes Run report the exercise's failed calls
+	// (callfindings.go).
+	CallFindings bool
 }
 
 func (c *Config) report(ev ProgressEvent) {

@@ -114,6 +114,11 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 			runOne(rule, tr)
 		}
 	}
+	if cfg.CallFindings {
+		var notes []string
+		rep.CallFindings, notes = callFindings(s, cfg.Transports)
+		rep.Notes = append(rep.Notes, notes...)
+	}
 	key := func(f report.Finding) int {
 		return index[f.Rule.ID]*(len(cfg.Transports)+1) + transportIndex(cfg.Transports, f.Transport)
 	}

@@ -46,6 +46,8 @@ ul.notes { color: #555; }
 <p class="meta"><code>{{clean .R.URL}}</code>{{if .R.Runtime}} · runtime <code>{{clean .R.Runtime}}</code>{{end}}{{if .R.Protocol}} · protocol <code>{{clean .R.Protocol}}</code>{{end}} · transports {{range $i, $t := .R.Transports}}{{if $i}}, {{end}}<code>{{$t}}</code>{{end}}</p>
 <p class="summary {{if .R.Conforms}}ok{{else}}bad{{end}}">{{if .R.Conforms}}Conforms{{else}}Violations found{{end}} — {{.R.Summary}}</p>
 {{if .R.Notes}}<ul class="notes">{{range .R.Notes}}<li>{{clean .}}</li>{{end}}</ul>{{end}}
+{{with .R.StrictFindings}}<h2>Findings (run --strict fails on them)</h2>
+<ul class="findings">{{range .}}<li>{{clean .}}</li>{{end}}</ul>{{end}}
 {{range .Groups}}
 <h2>{{.Title}}</h2>
 <table>

@@ -16,8 +16,11 @@ import (
 // jsonReport is the JSON form of a report: the report plus its verdict.
 type jsonReport struct {
 	*Report
-	Conforms bool        `json:"conforms"`
-	Summary  jsonSummary `json:"summary"`
+	Conforms bool `json:"conforms"`
+	// ConformsStrictly is the verdict of run --strict: it conforms, and no
+	// call of an available action failed (CallFindings).
+	ConformsStrictly bool        `json:"conformsStrictly"`
+	Summary          jsonSummary `json:"summary"`
 }
 
 type jsonSummary struct {
@@ -37,7 +40,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	err := enc.Encode(jsonReport{Report: r, Conforms: r.Conforms(), Summary: jsonSummary{
+	err := enc.Encode(jsonReport{Report: r, Conforms: r.Conforms(), ConformsStrictly: r.ConformsStrictly(), Summary: jsonSummary{
 		Rules: len(r.Findings), Passed: r.Count(Pass), Failed: r.Count(Fail), NotProbed: r.Count(NotProbed),
 		Expected: r.CountBaseline(BaselineExpected), Stale: r.CountBaseline(BaselineStale),
 	}})

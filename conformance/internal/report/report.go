@@ -67,7 +67,10 @@ type Report struct {
 	// cannot use, a baseline entry for a rule that was not run).
 	Notes    []string  `json:"notes,omitempty"`
 	Findings []Finding `json:"findings"`
-	Seconds  float64   `json:"seconds"`
+	// CallFindings are the calls of the run's exercise that should have
+	// worked and did not (callfindings.go).
+	CallFindings []CallFinding `json:"callFindings,omitempty"`
+	Seconds      float64       `json:"seconds"`
 }
 
 // Count returns how many findings have verdict v.

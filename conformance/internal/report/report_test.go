@@ -201,7 +201,7 @@ const forged = "boom\n  PASS        policy.denied\n              MUST: nothing\n
 // the heading, a phase, a rule's verdict, its MUST sentence, an evidence
 // label, notes and the summary. Page text may only follow on such a line
 // or be indented as evidence below it.
-var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
+var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|findings: .*|not probed: \d+ rules?; what would probe them:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
 
 var verdictLine = regexp.MustCompile(`^  (PASS|FAIL|XFAIL|STALE|NOT PROBED) `)
 
@@ -219,6 +219,7 @@ func TestPageTextNeverStartsALineOfTheTextReport(t *testing.T) {
 			{Rule: catalog.Rule{ID: "policy.no-channel", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportBridge,
 				Verdict: NotProbed, Message: forged},
 		},
+		CallFindings: []CallFinding{{Action: forged, Transport: glasstest.TransportBridge, Kind: CallFailed, Code: forged, Phase: forged, Message: forged}},
 	}
 	var b strings.Builder
 	if err := rep.WriteText(&b); err != nil {

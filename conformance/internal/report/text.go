@@ -14,7 +14,9 @@ const evidenceIndent = "                "
 
 // WriteText writes the report for a terminal or a CI log: the page and its
 // runtime, one line per rule grouped by phase, each violation followed by
-// its MUST sentence and evidence, then notes and a summary.
+// its MUST sentence and evidence, then notes and a summary, then the
+// findings: the calls that should have worked and did not, and the rules
+// not probed grouped by what would probe them.
 //
 // Page-provided text never starts a line: in a line of Glass's own it is
 // one line (Line), and evidence is indented under its rule, every line of
@@ -52,6 +54,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	ew.printf("\n%s in %.1fs\n", r.Summary(), r.Seconds)
+	r.writeFindings(ew)
 	return ew.err
 }
 

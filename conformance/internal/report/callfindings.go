@@ -1,0 +1,143 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/glassworks/glass/glasstest"
+)
+
+// CallKind is what went wrong with a call of the run's exercise.
+type CallKind string
+
+// The call kinds (the same two init's findings name).
+const (
+	// CallUnusable: the snapshot lists the action as available, but the
+	// call (approved, where it asks) could not make its target usable:
+	// ACTION_UNAVAILABLE at target_resolution — a control shown only on
+	// :hover, covered, or disabled, with no reveal that fixes it.
+	CallUnusable CallKind = "unusable"
+	// CallFailed: the snapshot lists the action as available, and the call
+	// failed after its target was resolved.
+	CallFailed CallKind = "failed"
+)
+
+// CallFinding is a call that should have worked and did not: the run's
+// exercise calls every available action once (a tool's row actions once),
+// with valid arguments and the confirmation approved. No rule of the
+// contract is broken by it — a page may declare an action it cannot run —
+// so it fails no rule; it is what the page's users would meet, and
+// glass-conformance run --strict fails on it.
+type CallFinding struct {
+	Action    string              `json:"action"`
+	Transport glasstest.Transport `json:"transport"`
+	Kind      CallKind            `json:"kind"`
+	// Approved says the call asked for the user's confirmation, and the
+	// run approved it.
+	Approved bool   `json:"approved"`
+	Code     string `json:"code"`
+	Phase    string `json:"phase,omitempty"`
+	// Message is the page's message of the failure (page-provided text).
+	Message string `json:"message,omitempty"`
+}
+
+// String is the finding's line in a summary: the words of init's.
+func (c CallFinding) String() string {
+	call := "the call"
+	if c.Approved {
+		call = "the approved call"
+	}
+	detail := c.Code
+	if c.Phase != "" {
+		detail += " at " + c.Phase
+	}
+	if c.Message != "" {
+		detail += ": " + c.Message
+	}
+	if c.Kind == CallUnusable {
+		return fmt.Sprintf("%s: available, but %s could not make it usable: %s", c.Action, call, detail)
+	}
+	return fmt.Sprintf("%s: available, but %s failed: %s", c.Action, call, detail)
+}
+
+// StrictFindings are what glass-conformance run --strict fails on besides
+// the violations: every call finding, and a run that probed no rule at all
+// (it proves nothing about the page). Each is one line.
+func (r *Report) StrictFindings() []string {
+	var out []string
+	for _, c := range r.CallFindings {
+		line := c.String()
+		if len(r.Transports) > 1 {
+			line += " [" + string(c.Transport) + "]"
+		}
+		out = append(out, line)
+	}
+	if len(r.Findings) > 0 && r.Count(NotProbed) == len(r.Findings) {
+		out = append(out, "no rule was probed: the run proves nothing about the page")
+	}
+	return out
+}
+
+// ConformsStrictly reports whether the run passes glass-conformance run
+// --strict: it conforms, and has no strict finding.
+func (r *Report) ConformsStrictly() bool { return r.Conforms() && len(r.StrictFindings()) == 0 }
+
+// NotProbedGroup is the rules not probed for one reason: the reason says
+// what the page (or the manifest) would need to declare for them to be.
+type NotProbedGroup struct {
+	Reason string   `json:"reason"`
+	Rules  []string `json:"rules"`
+}
+
+// NotProbedByReason groups the rules not probed by their reason, the
+// reasons in the order of their first rule.
+func (r *Report) NotProbedByReason() []NotProbedGroup {
+	var out []NotProbedGroup
+	at := map[string]int{}
+	for _, f := range r.Findings {
+		if f.Verdict != NotProbed {
+			continue
+		}
+		i, ok := at[f.Message]
+		if !ok {
+			i = len(out)
+			at[f.Message] = i
+			out = append(out, NotProbedGroup{Reason: f.Message})
+		}
+		name := r.Name(f)
+		if !slices.Contains(out[i].Rules, name) {
+			out[i].Rules = append(out[i].Rules, name)
+		}
+	}
+	return out
+}
+
+// writeFindings ends the text report: the strict findings, and the rules
+// not probed grouped by what would probe them. Each is an item ("  - "),
+// as notes are, so that page text (an action id, a message) never starts
+// a line.
+func (r *Report) writeFindings(ew *errWriter) {
+	strict := r.StrictFindings()
+	if len(strict) == 0 {
+		ew.printf("\nfindings: none: every call of an available action succeeded\n")
+	} else {
+		ew.printf("\nfindings: %d; glass-conformance run --strict fails on them:\n", len(strict))
+		for _, s := range strict {
+			ew.printf("  - %s\n", Line(s))
+		}
+	}
+	groups := r.NotProbedByReason()
+	if len(groups) == 0 {
+		return
+	}
+	n := r.Count(NotProbed)
+	what := "rules"
+	if n == 1 {
+		what = "rule"
+	}
+	ew.printf("not probed: %d %s; what would probe them:\n", n, what)
+	for _, g := range groups {
+		ew.printf("  - %s: %s\n", strings.Join(g.Rules, ", "), Line(g.Reason))
+	}
+}

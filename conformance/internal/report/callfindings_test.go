@@ -1,0 +1,87 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/glassworks/glass/conformance/internal/catalog"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// A report with a hover-only delete: it conforms, but not strictly; the
+// text ends with the findings in init's words and the rules not probed
+// grouped by reason, and the JSON carries both verdicts and the call.
+func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
+	rule := func(id string) catalog.Rule { return catalog.Rule{ID: id, Phase: receipt.PhasePolicy, Must: "MUST."} }
+	rep := &Report{
+		Transports: []glasstest.Transport{glasstest.TransportBridge},
+		Findings: []Finding{
+			{Rule: rule("policy.denied"), Transport: glasstest.TransportBridge, Verdict: Pass},
+			{Rule: rule("flow.resume"), Transport: glasstest.TransportBridge, Verdict: NotProbed, Message: "needs a manifest entry under flowFailures"},
+			{Rule: rule("flow.step-failed"), Transport: glasstest.TransportBridge, Verdict: NotProbed, Message: "needs a manifest entry under flowFailures"},
+			{Rule: rule("reveal.second-check"), Transport: glasstest.TransportBridge, Verdict: NotProbed, Message: "needs a manifest entry under reveals"},
+		},
+		CallFindings: []CallFinding{
+			{Action: "delete@1", Transport: glasstest.TransportBridge, Kind: CallUnusable, Approved: true, Code: "ACTION_UNAVAILABLE", Phase: "target_resolution", Message: "the target is hidden\n\x1b[2Jforged"},
+			{Action: "add", Transport: glasstest.TransportBridge, Kind: CallFailed, Code: "EXECUTION_FAILED", Phase: "dispatch", Message: "boom"},
+		},
+	}
+	if !rep.Conforms() || rep.ConformsStrictly() {
+		t.Fatalf("Conforms %v, ConformsStrictly %v: want true, false", rep.Conforms(), rep.ConformsStrictly())
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	want := "\nfindings: 2; glass-conformance run --strict fails on them:\n" +
+		`  - delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is hidden\n\x1b[2Jforged` + "\n" +
+		"  - add: available, but the call failed: EXECUTION_FAILED at dispatch: boom\n" +
+		"not probed: 3 rules; what would probe them:\n" +
+		"  - flow.resume, flow.step-failed: needs a manifest entry under flowFailures\n" +
+		"  - reveal.second-check: needs a manifest entry under reveals\n"
+	if !strings.HasSuffix(text.String(), want) {
+		t.Errorf("the text report ends\n%s\nwant it to end\n%s", text.String(), want)
+	}
+
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Conforms, ConformsStrictly bool
+		CallFindings               []CallFinding
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Conforms || got.ConformsStrictly || len(got.CallFindings) != 2 || got.CallFindings[0].Kind != CallUnusable || !got.CallFindings[0].Approved {
+		t.Errorf("JSON: %+v\n%s", got, js.String())
+	}
+
+	var page bytes.Buffer
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h2>Findings (run --strict fails on them)</h2>") || !strings.Contains(page.String(), "<li>delete@1: available, but the approved call could not make it usable") {
+		t.Errorf("the HTML report lacks the findings:\n%s", page.String())
+	}
+
+	// Without call findings the run passes --strict, rules not probed or
+	// not; a run that probed no rule at all does not.
+	rep.CallFindings = nil
+	if !rep.ConformsStrictly() {
+		t.Errorf("no call finding: ConformsStrictly false: %q", rep.StrictFindings())
+	}
+	text.Reset()
+	_ = rep.WriteText(&text)
+	if !strings.Contains(text.String(), "\nfindings: none: every call of an available action succeeded\n") {
+		t.Errorf("no call finding:\n%s", text.String())
+	}
+	rep.Findings = rep.Findings[1:]
+	if rep.ConformsStrictly() || !strings.Contains(strings.Join(rep.StrictFindings(), "\n"), "no rule was probed") {
+		t.Errorf("a run that probed nothing passes --strict: %q", rep.StrictFindings())
+	}
+}
