@@ -65,6 +65,11 @@ type HandoffRecord struct {
 	Outcome   HandoffOutcome
 	Reason    string
 	Solicited bool
+	// SensitiveMasked is true when the request arrived with a registered
+	// sensitive value in clear, which the host then masked: the runtime
+	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
+	// reads this).
+	SensitiveMasked bool
 }
 
 // HandoffWith plays the user for every hand-off of the page (or, as a call
@@ -109,8 +114,8 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	// The handler and the record see the request masked, like a
 	// confirmation request: a runtime that forgets to mask a sensitive
 	// value cannot leak it into the spec's handler or the evidence.
-	req, _ = maskHandoffRequest(req, secrets)
-	rec := HandoffRecord{Request: req, Solicited: call != nil}
+	req, hid := maskHandoffRequest(req, secrets)
+	rec := HandoffRecord{Request: req, Solicited: call != nil, SensitiveMasked: hid}
 	var ans handoffAnswer
 	switch {
 	case full:
