@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/sdk"
 )
 
 func TestQuantiles(t *testing.T) {
@@ -43,7 +43,7 @@ func TestProbeRuntimeAddsOnlyTheHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := fixtures.Runtime()
+	ref := sdk.Runtime()
 	if !bytes.Equal(bytes.Replace(probe, []byte(probeHook), nil, 1), ref) {
 		t.Fatal("the probe runtime differs from the reference runtime by more than the hook")
 	}

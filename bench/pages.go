@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/sdk"
 )
 
 //go:embed pages/records.html
@@ -35,7 +35,7 @@ const probeHook = `  globalThis.__glassBench = Object.freeze({
 // code, plus one global that only the probe pages have. The protocol and
 // every receipt are untouched.
 func probeRuntime() ([]byte, error) {
-	src := fixtures.Runtime()
+	src := sdk.Runtime()
 	if n := bytes.Count(src, []byte(probeAnchor)); n != 1 {
 		return nil, fmt.Errorf("the probe anchor %q occurs %d times in the runtime, want once: update bench/pages.go", probeAnchor, n)
 	}
@@ -55,7 +55,7 @@ func handler() (http.Handler, error) {
 		_, _ = w.Write(recordsHTML)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.Handle("GET "+sdk.Path, sdk.Handler())
 	mux.HandleFunc("GET /records.html", page)
 	mux.HandleFunc("GET /probe/records.html", page)
 	mux.HandleFunc("GET /probe/glass-runtime.js", func(w http.ResponseWriter, _ *http.Request) {

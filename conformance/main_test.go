@@ -24,13 +24,17 @@ func TestMain(m *testing.M) {
 // product's own (internal/hostprobe); no test fixture reaches a user's
 // binary through the conformance library.
 func TestTheLibraryCarriesNoFixtures(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
-		if strings.HasPrefix(pkg, "github.com/glassworks/glass/fixtures") {
-			t.Errorf("the conformance library depends on %s", pkg)
+	// The library, and the CLI a user installs (which embeds the Todo
+	// example and the runtime from sdk/).
+	for _, pkg := range []string{".", "../cmd/glass-conformance"} {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.HasPrefix(dep, "github.com/glassworks/glass/fixtures") {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
 		}
 	}
 }

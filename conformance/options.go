@@ -8,7 +8,6 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/engine"
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/internal/hostfault"
 )
 
 // Option configures a run (Run) or a registration (Register).
@@ -148,14 +147,4 @@ func newConfig(opts []Option) (*engine.Config, error) {
 		c.Manifest = &Manifest{}
 	}
 	return c, nil
-}
-
-// withHostFault makes every page the run opens break one host guarantee
-// (a host mutant of the mutation matrix). It is unexported: only the
-// package's own tests break the host.
-func withHostFault(f hostfault.Fault) Option {
-	return func(c *engine.Config) error {
-		c.HostFaults = append(c.HostFaults, f)
-		return nil
-	}
 }

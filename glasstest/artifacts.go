@@ -95,16 +95,16 @@ func (a Artifacts) Files() []string {
 // few milliseconds) so that a failing spec leaves it as evidence. A page
 // option. Default: on for Open unless $GLASS_TRACE is 0/false/off; off for
 // OpenPage.
-func Trace(on bool) Option { return func(s *settings) { s.trace = on } }
+func Trace(on bool) PageOption { return pageOnly(func(s *settings) { s.trace = on }) }
 
 // ArtifactsDir is where Open keeps the evidence of a failing spec. A page
 // option. Default: $GLASS_ARTIFACTS, else DefaultArtifactsDir under the
 // working directory (the package directory under go test).
-func ArtifactsDir(dir string) Option { return func(s *settings) { s.artifactsDir = dir } }
+func ArtifactsDir(dir string) PageOption { return pageOnly(func(s *settings) { s.artifactsDir = dir }) }
 
 // KeepArtifacts keeps the evidence of a spec that passed too. A page
 // option. Default: off unless $GLASS_KEEP_ARTIFACTS is 1/true/on.
-func KeepArtifacts() Option { return func(s *settings) { s.keepArtifacts = true } }
+func KeepArtifacts() PageOption { return pageOnly(func(s *settings) { s.keepArtifacts = true }) }
 
 // evidence is what Open remembers to name a page's evidence directory.
 type evidence struct {
@@ -278,8 +278,8 @@ func bounded(fn func() error) error {
 // evidenceOptions are the page options Open puts before the spec's own:
 // tracing on unless $GLASS_TRACE says off, the artifacts directory and
 // keep flag from the environment.
-func evidenceOptions() []Option {
-	opts := []Option{Trace(!falsy(os.Getenv(EnvTrace)))}
+func evidenceOptions() []PageOption {
+	opts := []PageOption{Trace(!falsy(os.Getenv(EnvTrace)))}
 	if dir := os.Getenv(EnvArtifacts); dir != "" {
 		opts = append(opts, ArtifactsDir(dir))
 	}

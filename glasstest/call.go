@@ -31,10 +31,10 @@ import (
 // that malformed input can be tested. A call of a folded row action — id
 // "remove" with args {"record": "t9"} — is mapped to the declared action
 // "remove@t9" with the remaining arguments.
-func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
-	s := p.settings.with(opts)
+func (p *Page) Do(id string, args any, opts ...CallOption) *receipt.Receipt {
+	s := p.settings.forCall(opts)
 	p.noteSecrets(s.secrets)
-	return p.finish(p.do(id, args, s))
+	return p.finish(p.covered(p.do(id, args, s), s))
 }
 
 // Resume continues a compound action (a flow) from the step that failed,
@@ -48,10 +48,10 @@ func (p *Page) Do(id string, args any, opts ...Option) *receipt.Receipt {
 // function: an unknown or used handle comes back as ACTION_NOT_FOUND,
 // harness failures as transport receipts, and an answer of another
 // execution as EXECUTION_MISMATCH.
-func (p *Page) Resume(handle string, opts ...Option) *receipt.Receipt {
-	s := p.settings.with(opts)
+func (p *Page) Resume(handle string, opts ...CallOption) *receipt.Receipt {
+	s := p.settings.forCall(opts)
 	p.noteSecrets(s.secrets)
-	return p.finish(p.resume(handle, s))
+	return p.finish(p.coveredResume(p.resume(handle, s), s, handle))
 }
 
 // Answer returns the runtime's own receipt for a receipt this page's Do or
@@ -230,7 +230,7 @@ func encodeArgs(args any) (string, error) {
 // maxPageText bounds, in bytes, any text of the page the harness repeats
 // in a message of its own (a thrown message, a protocol name, an execution
 // id). The page bounds it too, but with built-ins it can replace.
-const maxPageText = 1000
+const maxPageText = receipt.MaxTextChars
 
 // clip keeps at most n bytes of s, cut at a character boundary, with "…"
 // when it cut.

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
@@ -65,15 +64,7 @@ func (p *Page) refuseRaw(msg hostMessage) any {
 
 func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	p.mu.Lock()
-	call := p.pending[req.ExecutionID]
-	if raw || call != nil && call.action != req.Action && !p.isStepOf(req.Action, call.action) {
-		call = nil
-	}
-	if call == nil && !raw && p.settings.broken(hostfault.ApproveForged) {
-		for _, c := range p.pending {
-			call = c
-		}
-	}
+	call := p.host().bind(p, req, raw)
 	secrets := p.secretsFor(call)
 	full := len(p.confirmations) >= maxHostRecords
 	p.mu.Unlock()

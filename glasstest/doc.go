@@ -115,7 +115,10 @@
 // guards the call with
 // ExpectedRevision, and bounds it with Timeout (DefaultTimeout, ten
 // seconds, unless said otherwise). Options given to Open apply to every
-// call of the page; options given to Do override them for that call.
+// call of the page; options given to Do override them for that call. An
+// Option works in both places; a PageOption (Trace, OpenTimeout, …) only in
+// Open and a CallOption (ExpectedRevision, WithoutExecutionID) only in Do
+// and Resume, so one given in the wrong place does not compile.
 //
 // # Confirmations
 //
@@ -178,4 +181,7 @@
 //	GLASS_ARTIFACTS       where failing specs leave their evidence (default glass-artifacts)
 //	GLASS_KEEP_ARTIFACTS  1 keeps the evidence of passing specs too
 //	GLASS_TRACE           0 turns the Playwright trace off
+//	GLASS_COVERAGE        off records no capability coverage (docs/coverage.md)
+//	GLASS_COVERAGE_FILE   where the suite's coverage goes (default glass-coverage.json next to it)
+//	GLASS_COVERAGE_MIN    floors the suite's coverage must reach: 80, or measure=percent,…
 package glasstest

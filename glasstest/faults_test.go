@@ -3,6 +3,7 @@ package glasstest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/hostile"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -26,7 +28,7 @@ type fault struct {
 	page   string // under fixtures/faults
 	action string
 	args   any
-	opts   []glasstest.Option
+	opts   []glasstest.PageOption
 	// timeout is the call's bound; the call must return within it (plus
 	// callSlack).
 	timeout time.Duration
@@ -46,6 +48,12 @@ const callSlack = 2 * time.Second
 
 // failedWith is what a page reported as its spec's failure (OnFail).
 var failedWith atomic.Value
+
+// requestSecret is the value the requests fault puts everywhere; what the
+// spec's ConfirmWith and HandoffWith functions saw of its requests.
+const requestSecret = "4711-pin-é"
+
+var seenByUser, seenByHandler atomic.Value
 
 // waitInFlight waits until the fault runtime has entered execute.
 func waitInFlight(p *glasstest.Page) {
@@ -139,7 +147,7 @@ var faultKinds = map[string]fault{
 		message: "the page was closed while the call was executing",
 	},
 	"the runtime global is replaced after load": {
-		page: "replaced-runtime.html", action: "delete", opts: []glasstest.Option{glasstest.Approve()},
+		page: "replaced-runtime.html", action: "delete", opts: []glasstest.PageOption{glasstest.Approve()},
 		before: func(p *glasstest.Page) {
 			Expect(p.Do("swap", nil).Result.OK).To(BeTrue())
 			Eventually(func() (any, error) {
@@ -150,7 +158,7 @@ var faultKinds = map[string]fault{
 		message: "the runtime global (globalThis.glassRuntime) was replaced after the page loaded",
 	},
 	"the runtime approves its own call": {
-		page: "self-approval.html", action: "wipe", opts: []glasstest.Option{glasstest.Deny()},
+		page: "self-approval.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Deny()},
 		// The runtime claims success; the host's record and
 		// VerifyConfirmations expose it.
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
@@ -247,7 +255,7 @@ var faultKinds = map[string]fault{
 	},
 	"the runtime answers with a made-up execution id after a panicking ConfirmWith": {
 		page: "forged-id-panic.html", action: "wipe",
-		opts: []glasstest.Option{glasstest.ConfirmWith(func(glasstest.ConfirmRequest) bool { panic("boom") })},
+		opts: []glasstest.PageOption{glasstest.ConfirmWith(func(glasstest.ConfirmRequest) bool { panic("boom") })},
 		before: func(p *glasstest.Page) {
 			glasstest.OnFail(p, func(err error) { failedWith.Store(err.Error()) })
 		},
@@ -260,7 +268,7 @@ var faultKinds = map[string]fault{
 		},
 	},
 	"the page watches JSON.stringify to learn the host's nonce": {
-		page: "steals-nonce.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		page: "steals-nonce.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Approve()},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, _ *receipt.Receipt) {
 			Expect(p.Evaluate("globalThis.glassFaultNonce", nil)).To(BeEmpty(), "the page learned the nonce")
@@ -290,7 +298,7 @@ var faultKinds = map[string]fault{
 		},
 	},
 	"the runtime floods the host with confirmation requests": {
-		page: "floods-confirmations.html", action: "wipe", opts: []glasstest.Option{glasstest.Approve()},
+		page: "floods-confirmations.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Approve()},
 		timeout: 60 * time.Second,
 		code:    receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, _ *receipt.Receipt) {
@@ -324,9 +332,49 @@ var faultKinds = map[string]fault{
 			}
 		},
 	},
+	"the runtime puts a secret in every part of its requests to the host": {
+		page: "leaks-into-requests.html", action: "wipe",
+		opts: []glasstest.PageOption{
+			glasstest.Sensitive("pin", requestSecret),
+			glasstest.ConfirmWith(func(r glasstest.ConfirmRequest) bool { seenByUser.Store(fmt.Sprintf("%#v", r)); return true }),
+			glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
+				seenByHandler.Store(fmt.Sprintf("%#v", h.Request))
+				return glasstest.HandoffCompleted
+			}),
+		},
+		code: receipt.CodeNone, phase: receipt.PhaseNone,
+		then: func(p *glasstest.Page, _ *receipt.Receipt) {
+			secret := scrub.New(requestSecret)
+			records, err := json.Marshal([]any{p.Confirmations(), p.Handoffs()})
+			Expect(err).NotTo(HaveOccurred())
+			for what, text := range map[string]string{
+				"the ConfirmWith function": fmt.Sprint(seenByUser.Load()),
+				"the HandoffWith function": fmt.Sprint(seenByHandler.Load()),
+				"the host's records":       string(records),
+			} {
+				Expect(text).NotTo(BeEmpty(), "%s saw nothing", what)
+				Expect(secret.ContainsString(text)).To(BeFalse(), "%s saw the value: %s", what, text)
+				Expect(text).NotTo(ContainSubstring(requestSecret), what)
+				Expect(text).To(ContainSubstring("[sensitive]"), "%s shows where the value was", what)
+			}
+			Expect(p.Confirmations()[0].SensitiveMasked).To(BeTrue(), "the record says the host had to mask")
+		},
+	},
+	"the page's text forges lines of the terminal report": {
+		page: "forges-report.html",
+		code: receipt.CodeExecutionFailed, phase: receipt.PhaseDispatch,
+		message: "the runtime threw synchronously: boom",
+		then: func(_ *glasstest.Page, r *receipt.Receipt) {
+			// The receipt keeps the page's text as data; printed, its line
+			// breaks are escapes (the CLI's report: cmd/glass-conformance,
+			// TestPageTextNeverForgesALineOfTheReport).
+			Expect(r.Result.Error.Message).To(ContainSubstring("\n  PASS        policy.denied"))
+			Expect(r.GomegaString()).NotTo(ContainSubstring("\n"))
+		},
+	},
 	"the runtime echoes a sensitive value JSON-escaped in its receipt and its snapshot": {
 		page: "leaks-json-escaped.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			nested := strings.ReplaceAll(jsonEscapedLeak, `\`, `\\`)
@@ -340,7 +388,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page sends a sensitive value percent-encoded in its requests and its DOM": {
 		page: "leaks-percent-encoded.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("a").AllTextContents()).To(Equal(percentLeaks[:5]), "the page wrote every form")
@@ -351,7 +399,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page writes a sensitive value as HTML character references": {
 		page: "leaks-html-entities.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("[data-echo]").GetAttribute("data-echo")).To(Equal(htmlEntitiesLeak), "the page wrote the references")
@@ -366,7 +414,7 @@ var faultKinds = map[string]fault{
 	"the runtime echoes sensitive values in another normalisation form": {
 		page: "leaks-normalised.html",
 		args: map[string]any{"password": glasstest.SensitiveRef("pw"), "code": glasstest.SensitiveRef("code")},
-		opts: []glasstest.Option{glasstest.Sensitive("pw", nfcSecret), glasstest.Sensitive("code", compatSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", nfcSecret), glasstest.Sensitive("code", compatSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(string(r.Result.Data)).To(ContainSubstring(normalisedLeaks[0]), "the page echoed the NFD form")
@@ -378,7 +426,7 @@ var faultKinds = map[string]fault{
 	},
 	"the page shows a sensitive value where no mask of the screenshot reaches": {
 		page: "leaks-on-screen.html", args: leakArgs,
-		opts: []glasstest.Option{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, r *receipt.Receipt) {
 			Expect(p.Playwright().Locator("input").GetAttribute("placeholder")).To(Equal(leakSecret), "the page shows the value")

@@ -17,7 +17,7 @@ import (
 // is kept under the artifacts directory and attached to the spec's report
 // as the "glass artifacts" entry (see ArtifactsDir, KeepArtifacts); when it
 // passes, nothing is kept.
-func Open(url string, opts ...Option) *Page {
+func Open(url string, opts ...PageOption) *Page {
 	GinkgoHelper()
 	b, err := Shared()
 	if err != nil {
@@ -32,8 +32,10 @@ func Open(url string, opts ...Option) *Page {
 		Fail(printable(err).Error())
 	}
 	p.evidence = &evidence{number: pageNumber(CurrentSpecReport())}
+	coverOpen(p)
 	DeferCleanup(func() error {
 		p.keepEvidence()
+		coverClose(p)
 		return p.Close()
 	})
 	return p

@@ -8,8 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/sdk"
 )
 
 func TestGlasstest(t *testing.T) {
@@ -28,7 +28,7 @@ var _ = AfterSuite(func() {
 // /flow.html, and the reference runtime.
 func harnessHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.Handle(sdk.Path, sdk.Handler())
 	page := func(file string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Cache-Control", "no-store")

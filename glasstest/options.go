@@ -1,9 +1,9 @@
 package glasstest
 
 import (
+	"maps"
 	"time"
 
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -17,9 +17,33 @@ const DefaultTimeout = 10 * time.Second
 // DefaultOpenTimeout bounds Open: navigation plus waiting for the runtime.
 const DefaultOpenTimeout = 15 * time.Second
 
-// Option configures a page (given to Open) or one call (given to Do); a
-// call's options override the page's.
+// An Option configures a page or one call: given to Open, it applies to
+// every call of the page; given to Do or Resume, to that call, over the
+// page's. Options that make sense only for a page (Trace, OpenTimeout, …)
+// are PageOptions, and those only for a call (ExpectedRevision, …)
+// CallOptions, so that one given in the wrong place does not compile.
 type Option func(*settings)
+
+// A PageOption configures a page: Open and OpenPage take them. Every
+// Option is one.
+type PageOption interface{ applyPage(*settings) }
+
+// A CallOption configures one call: Do and Resume take them. Every Option
+// is one.
+type CallOption interface{ applyCall(*settings) }
+
+func (o Option) applyPage(s *settings) { o(s) }
+func (o Option) applyCall(s *settings) { o(s) }
+
+// pageOnly is a PageOption that is no CallOption.
+type pageOnly func(*settings)
+
+func (o pageOnly) applyPage(s *settings) { o(s) }
+
+// callOnly is a CallOption that is no PageOption.
+type callOnly func(*settings)
+
+func (o callOnly) applyCall(s *settings) { o(s) }
 
 type settings struct {
 	// Evidence: page options only (see artifacts.go).
@@ -38,8 +62,9 @@ type settings struct {
 	handoffTimeout   time.Duration
 	retry            string
 	noExecutionID    bool
-	// faults are host guarantees broken on purpose (internal/hostfault).
-	faults []hostfault.Fault
+	// host, when set, replaces the reference host: only in a test build
+	// of the conformance suite's host mutants (host.go).
+	host *host
 }
 
 func defaults() settings {
@@ -51,17 +76,23 @@ func defaults() settings {
 	}
 }
 
-func (s settings) with(opts []Option) settings {
-	if s.secrets != nil {
-		m := make(map[string]string, len(s.secrets))
-		for k, v := range s.secrets {
-			m[k] = v
-		}
-		s.secrets = m
-	}
+// forPage is s with a page's options applied.
+func (s settings) forPage(opts []PageOption) settings {
+	s.secrets = maps.Clone(s.secrets)
 	for _, o := range opts {
 		if o != nil {
-			o(&s)
+			o.applyPage(&s)
+		}
+	}
+	return s
+}
+
+// forCall is s, a page's settings, with one call's options applied.
+func (s settings) forCall(opts []CallOption) settings {
+	s.secrets = maps.Clone(s.secrets)
+	for _, o := range opts {
+		if o != nil {
+			o.applyCall(&s)
 		}
 	}
 	return s
@@ -85,7 +116,9 @@ func Via(t Transport) Option { return func(s *settings) { s.transport = t } }
 func Timeout(d time.Duration) Option { return func(s *settings) { s.timeout = d } }
 
 // OpenTimeout bounds Open. Default: DefaultOpenTimeout.
-func OpenTimeout(d time.Duration) Option { return func(s *settings) { s.openTimeout = d } }
+func OpenTimeout(d time.Duration) PageOption {
+	return pageOnly(func(s *settings) { s.openTimeout = d })
+}
 
 // ExpectTimeout overrides the expectation timeout the runtime uses (the
 // contract's default is two seconds). Useful to make a spec about
@@ -94,8 +127,8 @@ func ExpectTimeout(d time.Duration) Option { return func(s *settings) { s.expect
 
 // ExpectedRevision makes the call fail with STALE_REVISION, phase preflight,
 // when the page's revision is not rev (seed 004's guarded call).
-func ExpectedRevision(rev int64) Option {
-	return func(s *settings) { s.expectedRevision = &rev }
+func ExpectedRevision(rev int64) CallOption {
+	return callOnly(func(s *settings) { s.expectedRevision = &rev })
 }
 
 // Sensitive registers a sensitive value. Arguments refer to it with the
@@ -144,7 +177,7 @@ type policy struct {
 // bind them to, the host denies every confirmation and hand-off the call
 // asks for, and cannot refuse a receipt of another execution. Default: the
 // harness issues an id for every call.
-func WithoutExecutionID() Option { return func(s *settings) { s.noExecutionID = true } }
+func WithoutExecutionID() CallOption { return callOnly(func(s *settings) { s.noExecutionID = true }) }
 
 // Approve answers every confirmation with yes.
 func Approve() Option { return func(s *settings) { s.policy = policy{kind: policyApprove} } }

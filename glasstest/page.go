@@ -12,7 +12,6 @@ import (
 
 	playwright "github.com/mxschmitt/playwright-go"
 
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -181,16 +180,16 @@ type pendingCall struct {
 // OpenPage opens url in a fresh browser context of b and waits for the page
 // runtime to be ready. It is the error-returning form of Open, for code
 // that does not run inside a Ginkgo spec.
-func OpenPage(b *Browser, url string, opts ...Option) (*Page, error) {
+func OpenPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 	p, err := openPage(b, url, opts...)
 	return p, printable(err)
 }
 
-func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
+func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 	if b == nil || b.browser == nil {
 		return nil, errors.New("glasstest: open: no browser")
 	}
-	s := defaults().with(opts)
+	s := defaults().forPage(opts)
 	ctx, err := b.browser.NewContext(playwright.BrowserNewContextOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)
@@ -249,11 +248,9 @@ func openPage(b *Browser, url string, opts ...Option) (*Page, error) {
 		_ = ctx.Close()
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 	}
-	if s.broken(hostfault.ChannelsLate) {
-		if _, err := p.evaluate(s.openTimeout, p.hostScript(), nil); err != nil {
-			_ = ctx.Close()
-			return nil, fmt.Errorf("glasstest: open %q: install host channel: %w", url, err)
-		}
+	if err := p.host().afterLoad(p); err != nil {
+		_ = ctx.Close()
+		return nil, fmt.Errorf("glasstest: open %q: install host channel: %w", url, err)
 	}
 	v, err := p.evaluate(s.openTimeout, readyScript, nil)
 	if err != nil {
@@ -268,9 +265,11 @@ func (p *Page) install() error {
 	if err := p.context.ExposeBinding(hostBinding, p.onHostCall); err != nil {
 		return fmt.Errorf("expose host channel: %w", err)
 	}
-	if p.settings.broken(hostfault.ChannelsLate) {
-		return nil // OpenPage installs the channels after the page loaded
-	}
+	return p.host().beforeScripts(p)
+}
+
+// installChannels installs glassHost before any page script runs.
+func installChannels(p *Page) error {
 	script := p.hostScript()
 	if err := p.context.AddInitScript(playwright.Script{Content: &script}); err != nil {
 		return fmt.Errorf("install host channel: %w", err)
@@ -433,20 +432,10 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	if _, ok := snap.Action(id); ok {
 		return id, argsJSON
 	}
-	if s.broken(hostfault.FoldFirstRow) {
-		for _, a := range snap.Actions.Items {
-			if a.Tool == id && a.Record != "" {
-				record = a.Record
-				break
-			}
-		}
-	}
-	for _, a := range snap.Actions.Items {
-		if a.Tool == id && a.Record == record {
-			delete(m, "record")
-			rest, _ := json.Marshal(m)
-			return a.ID, string(rest)
-		}
+	if row, ok := p.host().foldRow(snap, id, record); ok {
+		delete(m, "record")
+		rest, _ := json.Marshal(m)
+		return row, string(rest)
 	}
 	return id, argsJSON
 }
@@ -517,13 +506,16 @@ func (p *Page) decodeAnswer(id, execID, text string) (*receipt.Receipt, bool) {
 // classify returns the harness's receipt for a call that gave no receipt
 // of the runtime's, or nil when v is the runtime's answer.
 func (p *Page) classify(id, execID string, v any, err error, navBefore int) *receipt.Receipt {
-	navigated := p.navigationCount() != navBefore
-	if err != nil && p.settings.broken(hostfault.FateIgnored) {
-		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
-	}
-	if err != nil && p.settings.broken(hostfault.TimeoutAsExecution) && errors.Is(err, ErrCallTimeout) {
-		return harnessReceipt(id, execID, receipt.CodeExecutionFailed, "the handler did not finish")
-	}
+	return p.host().failure(p, callFailure{id: id, execID: execID, v: v, err: err, navigated: p.navigationCount() != navBefore})
+}
+
+// failureReceipt names what went wrong with a call that gave no receipt:
+// the page's fate (crashed, closed, navigated away), no answer in time, a
+// runtime that is missing, speaks another protocol, throws or rejects (the
+// seed: the agent runtime turns an unexpected throw into EXECUTION_FAILED,
+// phase dispatch), or answers something that is no receipt.
+func failureReceipt(_ *Page, f callFailure) *receipt.Receipt {
+	id, execID, v, err, navigated := f.id, f.execID, f.v, f.err, f.navigated
 	if err != nil {
 		switch {
 		case errors.Is(err, ErrPageCrashed):
@@ -544,11 +536,6 @@ func (p *Page) classify(id, execID string, v any, err error, navBefore int) *rec
 		case "protocol":
 			return harnessReceipt(id, execID, receipt.CodeProtocolMismatch, fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol))
 		case "threw", "rejected":
-			if p.settings.broken(hostfault.ThrowAsTransport) {
-				return harnessReceipt(id, execID, receipt.CodeTransportFailed, markerMessage(m))
-			}
-			// The seed: the agent runtime turns an unexpected throw into
-			// EXECUTION_FAILED, phase dispatch.
 			return harnessReceipt(id, execID, receipt.CodeExecutionFailed, markerMessage(m))
 		default:
 			code := receipt.CodeReceiptInvalid

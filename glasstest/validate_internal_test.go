@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -124,3 +125,33 @@ func TestSpecDirNameIsFileSafeAndUnique(t *testing.T) {
 }
 
 func fmtValue(v any) string { return fmt.Sprint(v) }
+
+// TestPageAndCallOptionsAreKeptApart: an option that makes sense only for
+// a page is no CallOption, and one only for a call no PageOption, so
+// giving one to the wrong function does not compile; the options of both
+// are both.
+func TestPageAndCallOptionsAreKeptApart(t *testing.T) {
+	for name, o := range map[string]any{"Trace": Trace(true), "ArtifactsDir": ArtifactsDir("x"), "KeepArtifacts": KeepArtifacts(), "OpenTimeout": OpenTimeout(time.Second)} {
+		if _, ok := o.(CallOption); ok {
+			t.Errorf("%s is a CallOption: Do would take it and ignore it", name)
+		}
+		if _, ok := o.(PageOption); !ok {
+			t.Errorf("%s is no PageOption", name)
+		}
+	}
+	for name, o := range map[string]any{"ExpectedRevision": ExpectedRevision(1), "WithoutExecutionID": WithoutExecutionID()} {
+		if _, ok := o.(PageOption); ok {
+			t.Errorf("%s is a PageOption", name)
+		}
+		if _, ok := o.(CallOption); !ok {
+			t.Errorf("%s is no CallOption", name)
+		}
+	}
+	for name, o := range map[string]any{"Approve": Approve(), "Timeout": Timeout(time.Second), "Sensitive": Sensitive("a", "b"), "Via": Via(TransportWebMCP)} {
+		_, page := o.(PageOption)
+		_, call := o.(CallOption)
+		if !page || !call {
+			t.Errorf("%s: page option %t, call option %t; want both", name, page, call)
+		}
+	}
+}

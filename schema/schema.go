@@ -1,6 +1,7 @@
 // Package schema publishes the JSON Schemas (draft 2020-12) of the Glass
 // contract — receipt.schema.json and snapshot.schema.json, in this folder —
-// and of the capability surface files Glass writes (surface.schema.json),
+// and of the capability surface files Glass writes (surface.schema.json)
+// and the capability coverage glasstest writes (coverage.schema.json),
 // and validates documents against them.
 //
 // The schemas check shape: types, required fields, enums, bounds, and the
@@ -39,6 +40,8 @@ var (
 	SnapshotJSON []byte
 	//go:embed surface.schema.json
 	SurfaceJSON []byte
+	//go:embed coverage.schema.json
+	CoverageJSON []byte
 )
 
 // The $id of each schema.
@@ -46,6 +49,7 @@ const (
 	ReceiptID  = "https://github.com/glassworks/glass/schema/receipt.schema.json"
 	SnapshotID = "https://github.com/glassworks/glass/schema/snapshot.schema.json"
 	SurfaceID  = "https://github.com/glassworks/glass/schema/surface.schema.json"
+	CoverageID = "https://github.com/glassworks/glass/schema/coverage.schema.json"
 )
 
 // Error is the error a Validate function returns for a document that does
@@ -53,7 +57,7 @@ const (
 // for the decoder's errors.
 type Error struct {
 	// Schema is the file name of the schema: receipt.schema.json,
-	// snapshot.schema.json or surface.schema.json.
+	// snapshot.schema.json, surface.schema.json or coverage.schema.json.
 	Schema string
 	// Problems lists every violation, sorted by path, with the JSONPath of
 	// the offending value ("$.result.error.code").
@@ -81,6 +85,10 @@ func ValidateSnapshot(b []byte) error { return validate(snapshotSchema, b) }
 // against surface.schema.json.
 func ValidateSurface(b []byte) error { return validate(surfaceSchema, b) }
 
+// ValidateCoverage validates a glass-coverage.json against
+// coverage.schema.json.
+func ValidateCoverage(b []byte) error { return validate(coverageSchema, b) }
+
 type compiled struct {
 	name   string
 	id     string
@@ -95,6 +103,7 @@ var (
 	receiptSchema  = &compiled{name: "receipt.schema.json", id: ReceiptID, source: ReceiptJSON}
 	snapshotSchema = &compiled{name: "snapshot.schema.json", id: SnapshotID, source: SnapshotJSON}
 	surfaceSchema  = &compiled{name: "surface.schema.json", id: SurfaceID, source: SurfaceJSON}
+	coverageSchema = &compiled{name: "coverage.schema.json", id: CoverageID, source: CoverageJSON}
 )
 
 func (c *compiled) load() error {

@@ -24,7 +24,7 @@ func read(t *testing.T, path string) []byte {
 }
 
 func TestSchemasAreDraft2020AndCompile(t *testing.T) {
-	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON, "surface": schema.SurfaceJSON} {
+	for name, doc := range map[string][]byte{"receipt": schema.ReceiptJSON, "snapshot": schema.SnapshotJSON, "surface": schema.SurfaceJSON, "coverage": schema.CoverageJSON} {
 		var m map[string]any
 		if err := json.Unmarshal(doc, &m); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -41,6 +41,9 @@ func TestSchemasAreDraft2020AndCompile(t *testing.T) {
 	}
 	if m := string(schema.SurfaceJSON); !strings.Contains(m, `"$id": "`+schema.SurfaceID+`"`) {
 		t.Errorf("surface schema $id is not %s", schema.SurfaceID)
+	}
+	if m := string(schema.CoverageJSON); !strings.Contains(m, `"$id": "`+schema.CoverageID+`"`) {
+		t.Errorf("coverage schema $id is not %s", schema.CoverageID)
 	}
 	// A document that validates proves the schema compiled.
 	if err := schema.ValidateReceipt(read(t, "../receipt/testdata/vectors/seed-000-remove-t9.json")); err != nil {

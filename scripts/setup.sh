@@ -7,7 +7,9 @@
 #     does not exist, a full Chromium (Playwright's or one on $PATH; else
 #     apt-get install -y chromium) is used instead;
 #   - Node.js for the Playwright driver (the OS package when missing);
-#   - the Playwright driver, through playwright-go (glass-conformance setup).
+#   - the Playwright driver, through playwright-go (glass-conformance setup);
+#   - TypeScript for the type check of the runtime's declarations (npm ci in
+#     sdk/, pinned by its package-lock.json).
 # Where it cannot install by itself it prints one line naming the command
 # to run, and exits 1.
 set -euo pipefail
@@ -83,6 +85,21 @@ fi
 if ! command -v node >/dev/null 2>&1 && [ -z "${PLAYWRIGHT_NODEJS_PATH:-}" ]; then
   say "no Node.js found; installing Debian's nodejs package"
   apt_install nodejs || die "no Node.js found and it cannot be installed here; run: sudo apt-get install -y nodejs (or set PLAYWRIGHT_NODEJS_PATH=/path/to/node)"
+fi
+
+# TypeScript, pinned by sdk/package-lock.json: go test ./sdk type-checks the
+# runtime's declarations with it. npm ci installs exactly the lock into
+# sdk/node_modules (which git ignores), only when it is missing or another
+# version.
+if ! command -v npm >/dev/null 2>&1; then
+  say "no npm found; installing Debian's npm package"
+  apt_install npm || die "no npm found and it cannot be installed here; run: sudo apt-get install -y npm"
+fi
+want_ts=$(node -p 'require("./sdk/package-lock.json").packages["node_modules/typescript"].version')
+have_ts=$(node -p 'require("./sdk/node_modules/typescript/package.json").version' 2>/dev/null || true)
+if [ "$have_ts" != "$want_ts" ]; then
+  say "installing TypeScript $want_ts into sdk/node_modules (npm ci)"
+  npm ci --prefix sdk --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci in sdk/ failed; run: npm ci --prefix sdk"
 fi
 
 go run ./cmd/glass-conformance setup

@@ -12,15 +12,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/examples/todo/app"
-	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/fixtures/mutants"
 	"github.com/glassworks/glass/internal/hostile"
+	"github.com/glassworks/glass/sdk"
 )
 
 var bin string
@@ -122,8 +124,8 @@ func write(t *testing.T, name, content string) string {
 
 func htmlPage(body string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == fixtures.RuntimePath {
-			fixtures.RuntimeHandler().ServeHTTP(w, r)
+		if r.URL.Path == sdk.Path {
+			sdk.Handler().ServeHTTP(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -694,5 +696,37 @@ func TestShardSelectsItsPartOfTheRules(t *testing.T) {
 	}
 	if len(ids) != 1 || ids[0] != "policy.no-channel" {
 		t.Errorf("shard 2/2 of [policy.denied policy.no-channel] checked %v, want [policy.no-channel]", ids)
+	}
+}
+
+// TestPageTextNeverForgesALineOfTheReport runs a rule against a runtime
+// whose thrown message carries line breaks and what looks like the
+// report's own lines (fixtures/faults/forges-report.html): a passing rule
+// at column 0 and a summary. Neither reaches a line of its own: the one
+// summary and the one verdict are Glass's, and the page's text is shown
+// with its line breaks escaped.
+func TestPageTextNeverForgesALineOfTheReport(t *testing.T) {
+	page := serve(t, faults.Handler()) + "/forges-report.html"
+	r := runBinary(t, "run", "--url", page, "--rules", "protocol.no-throw")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the runtime throws)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	summaries, verdicts := 0, 0
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if regexp.MustCompile(`^\d+ rules?: `).MatchString(line) {
+			summaries++
+		}
+		if regexp.MustCompile(`^\s*PASS\s+(policy\.denied|envelope\.revision)`).MatchString(line) {
+			t.Errorf("the page's text starts a line of the report: %q", line)
+		}
+		if regexp.MustCompile(`^\s*(PASS|FAIL|NOT PROBED)\s`).MatchString(line) {
+			verdicts++
+		}
+	}
+	if summaries != 1 || verdicts != 1 {
+		t.Errorf("the report has %d summary lines and %d verdict lines, want 1 and 1 (protocol.no-throw):\n%s", summaries, verdicts, r.stdout)
+	}
+	if !strings.Contains(r.stdout, `boom\n  PASS        policy.denied\n73 rules: 73 passed`) {
+		t.Errorf("the page's text should be shown with its line breaks escaped:\n%s", r.stdout)
 	}
 }

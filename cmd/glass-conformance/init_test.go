@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/internal/initgen"
+	"github.com/glassworks/glass/sdk"
 )
 
 // repoRoot is the root of this module (the test runs in
@@ -79,8 +79,8 @@ func todosApp(t *testing.T) string {
 	t.Helper()
 	files := http.FileServer(http.Dir(filepath.Join("e2e", "testdata", "todos")))
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == fixtures.RuntimePath {
-			fixtures.RuntimeHandler().ServeHTTP(w, r)
+		if r.URL.Path == sdk.Path {
+			sdk.Handler().ServeHTTP(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)
@@ -123,7 +123,7 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 		"  cd glass-acceptance && GLASS_URL='http://127.0.0.1:8471/?demo' go tool ginkgo",
 		"  glass-conformance run --url 'http://127.0.0.1:8471/?demo' --manifest glass-acceptance/glass-manifest.yaml",
 		"findings: 1; their specs expect success and are pending (PIt) until you decide:",
-		"  delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is not visible after reveal",
+		"  delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is hidden (display: none on itself; a control shown only on :hover or focus needs a reveal that shows it)",
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("init ?demo did not print\n%s\n\n%s", want, out)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/glassworks/glass"
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -28,15 +29,17 @@ commands:
   init     read a live page and write a starter Ginkgo suite and manifest
   surface  record a page's capability surface; surface diff compares two
   setup    install the Playwright driver if missing and find a Chromium
-  version  print the version
+  runtime  write the page runtime this binary embeds (--esm: as an ES module)
+  version  print the versions of the CLI, the library and the runtime, and the protocol
 
 Run "glass-conformance run -h" for the flags of run; docs/cli.md has the
 full reference. Exit status: 0 the page conforms, 1 a rule is violated,
 2 usage or set-up error.
 `
 
-// version is the Glass release this binary belongs to.
-const version = "0.1.0"
+// version is the Glass release this binary belongs to: the one version of
+// the module, which the embedded runtime carries too.
+const version = glass.Version
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	// A bug must not print a stack trace at a CI gate: one line, exit 2.
@@ -61,14 +64,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return initCmd(args[1:], stdout, stderr)
 	case "surface":
 		return surfaceCmd(args[1:], stdout, stderr)
+	case "runtime":
+		return runtimeCmd(args[1:], stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "glass-conformance %s (protocol %s)\n", version, receipt.Protocol)
-		return exitOK
+		return versionCmd(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, surface, setup or version)\n", args[0])
+	fmt.Fprintf(stderr, "glass-conformance: unknown command %q (want run, rules, init, surface, setup, runtime or version)\n", args[0])
 	return exitUsage
 }
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/glassworks/glass/conformance"
-	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
+	"github.com/glassworks/glass/sdk"
 )
 
 //go:embed minimal.html
@@ -21,7 +21,7 @@ var minimal []byte
 func serveMinimal(t *testing.T) string {
 	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle("GET "+fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.Handle("GET "+sdk.Path, sdk.Handler())
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(minimal)

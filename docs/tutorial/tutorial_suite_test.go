@@ -35,7 +35,7 @@ var _ = AfterSuite(func() {
 
 // open opens the Todo page in a fresh browser context. Expectations get ten
 // seconds instead of the contract's two: CI machines are busy.
-func open(opts ...glasstest.Option) *glasstest.Page {
+func open(opts ...glasstest.PageOption) *glasstest.Page {
 	GinkgoHelper()
-	return glasstest.Open(appURL, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+	return glasstest.Open(appURL, append([]glasstest.PageOption{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
 }

@@ -33,9 +33,9 @@ var _ = Describe("The Orders admin page", func() {
 	})
 	// open gives expectations ten seconds: the writes go through the server
 	// and CI machines are busy.
-	open := func(url string, opts ...glasstest.Option) *glasstest.Page {
+	open := func(url string, opts ...glasstest.PageOption) *glasstest.Page {
 		GinkgoHelper()
-		return glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		return glasstest.Open(url, append([]glasstest.PageOption{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
 	}
 
 	Describe("refund: a flow of three steps", func() {
@@ -76,12 +76,30 @@ var _ = Describe("The Orders admin page", func() {
 			Expect(resumed).To(HaveSteps(StepSkipped("refund.validate"), StepSkipped("refund.issue"), StepOK("refund.notify")))
 		})
 
+		It("its refund step asks on its own: nothing is refunded when the user says no", func() {
+			page := open(url, glasstest.Deny())
+			r := page.Do("refund.issue", map[string]string{"order": "o2"})
+			Expect(r).To(SatisfyAll(FailWith(receipt.CodePermissionDenied), HaveNotStarted()))
+			Expect(page.Snapshot().Records.Items[1].Fields["status"]).To(Equal(app.Paid))
+		})
+
+		It("its refund and notify steps, called one by one, refund and tell the customer", func() {
+			page := open(url, glasstest.Approve())
+			Expect(page.Do("refund.issue", map[string]string{"order": "o2"})).To(SatisfyExpectation("The order is refunded"))
+			Expect(page.Do("refund.notify", map[string]string{"order": "o2"})).To(HaveChanged(Records(Updated("o2", "notified"))))
+		})
+
 		It("its first step is a function action that returns the amount", func() {
 			page := open(url)
 			r := page.Do("refund.validate", map[string]string{"order": "o2"})
 			Expect(r).To(HaveData(SatisfyAll(HaveKeyWithValue("amount", "€18.50"), HaveKeyWithValue("customer", "Grace Hopper"))))
 			Expect(r).To(HaveChanged(NothingChanged()))
 		})
+	})
+
+	It("filters the orders", func() {
+		page := open(url)
+		Expect(page.Do("filter", map[string]string{"value": "pending"})).To(HaveChanged(State("filter")))
 	})
 
 	Describe("pay: a hand-off, the card details are the user's", func() {

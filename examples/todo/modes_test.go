@@ -50,9 +50,9 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 	// machines are busy. Specs about an expectation that fails set a short
 	// one per call. When the spec ends, every receipt the page produced
 	// must validate against the contract's JSON Schema.
-	open := func(url string, opts ...glasstest.Option) *glasstest.Page {
+	open := func(url string, opts ...glasstest.PageOption) *glasstest.Page {
 		GinkgoHelper()
-		page := glasstest.Open(url, append([]glasstest.Option{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
+		page := glasstest.Open(url, append([]glasstest.PageOption{glasstest.ExpectTimeout(10 * time.Second)}, opts...)...)
 		DeferCleanup(func() {
 			for _, r := range page.Receipts() {
 				b, err := receipt.CanonicalJSON(r)
@@ -121,6 +121,15 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 			}))
 			Expect(r.Result.Changed.Records.Updated).To(Equal([]receipt.UpdatedRecord{{ID: "t2", Fields: []string{"title", "priority"}}}))
 			Expect(r.Result.Changed.Feedback.Added).To(Equal([]receipt.Feedback{{Kind: "success", Text: "Saved “Call the electrician”"}}))
+		})
+
+		It("its steps are actions of their own: open, type, choose, cancel, and nothing is saved", func() {
+			page := open(url)
+			Expect(page.Do("edit.open", map[string]string{"task": "t2"})).To(BeOK())
+			Expect(page.Do("edit.title", map[string]string{"value": "Call the electrician"})).To(BeOK())
+			Expect(page.Do("edit.priority", map[string]string{"value": "high"})).To(BeOK())
+			Expect(page.Do("edit.cancel", nil)).To(BeOK())
+			Expect(page.Snapshot().Records.Items[1].Fields).NotTo(HaveKeyWithValue("title", "Call the electrician"))
 		})
 
 		It("the dialog's buttons are unavailable while it is closed", func() {

@@ -141,7 +141,7 @@ func buildArgs(a receipt.ActionInfo) (map[string]any, string) {
 // callOnce makes the spec's call on a fresh page, with the options the
 // generated spec uses.
 func callOnce(b *glasstest.Browser, url string, sp Spec) (*receipt.Receipt, error) {
-	opts := []glasstest.Option{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
+	opts := []glasstest.PageOption{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
 	if sp.Dangerous {
 		opts = append(opts, glasstest.Approve())
 	}

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 
-	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/sdk"
 )
 
 // readmeURL is the address README's adoption block shows; the test puts
@@ -102,8 +102,8 @@ func todosApp(t *testing.T) string {
 	t.Helper()
 	files := http.FileServer(http.Dir(filepath.Join("testdata", "todos")))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == fixtures.RuntimePath {
-			fixtures.RuntimeHandler().ServeHTTP(w, r)
+		if r.URL.Path == sdk.Path {
+			sdk.Handler().ServeHTTP(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)
@@ -169,7 +169,7 @@ func TestAdoptionFromSource(t *testing.T) {
 	for _, want := range []string{
 		"go.mod: Glass from the checkout this glass-conformance was built from, " + repoRoot(t) + " (a replace directive)",
 		"findings: 1; their specs expect success and are pending (PIt) until you decide:\n" +
-			"  delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is not visible after reveal\n",
+			"  delete@1: available, but the approved call could not make it usable: ACTION_UNAVAILABLE at target_resolution: the target is hidden (display: none on itself; a control shown only on :hover or focus needs a reveal that shows it)\n",
 	} {
 		if !strings.Contains(initOut, want) {
 			t.Errorf("init did not print\n%s\n\n%s", want, initOut)

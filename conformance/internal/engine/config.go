@@ -11,7 +11,7 @@ import (
 // Config is a run's options (conformance.Option sets them).
 type Config struct {
 	// Config is what the probes need: the manifest, the transports, the
-	// call timeout, host faults.
+	// call timeout, the options of every page.
 	probe.Config
 	// Patterns select rules by id or glob; none selects every rule.
 	Patterns []string

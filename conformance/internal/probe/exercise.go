@@ -157,7 +157,7 @@ func IsRead(a receipt.ActionInfo) bool { return a.Risk == receipt.RiskRead }
 func IsWrite(a receipt.ActionInfo) bool { return a.Risk != receipt.RiskRead }
 
 func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
-	opts := []glasstest.Option{glasstest.Approve()}
+	opts := []glasstest.PageOption{glasstest.Approve()}
 	if pl.Secret != "" {
 		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
 	}
@@ -297,7 +297,7 @@ type Watched struct {
 }
 
 // WatchedCall opens ref on a fresh page with opts and calls id there.
-func (p *Probe) WatchedCall(ref, id string, args any, opts ...glasstest.Option) (*Watched, error) {
+func (p *Probe) WatchedCall(ref, id string, args any, opts ...glasstest.PageOption) (*Watched, error) {
 	pg, err := p.Open(ref, opts...)
 	if err != nil {
 		return nil, err

@@ -7,20 +7,12 @@ import (
 	"time"
 
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/internal/hostprobe"
 )
 
-// hostOptions are the glasstest options of the host faults the run was
-// given (none outside the mutation matrix).
-func (s *Session) hostOptions() []glasstest.Option {
-	var out []glasstest.Option
-	for _, f := range s.cfg.HostFaults {
-		if o, ok := hostfault.Option(f).(glasstest.Option); ok {
-			out = append(out, o)
-		}
-	}
-	return out
+// hostOptions are the page options the run was given (Config.PageOptions).
+func (s *Session) hostOptions() []glasstest.PageOption {
+	return s.cfg.PageOptions
 }
 
 // fixtureServer serves the fault fixtures on loopback for one run.
@@ -63,12 +55,12 @@ func (s *Session) Close() {
 // OpenFixture opens a fault fixture page, bridge, with the run's host
 // faults. The page is closed with the probe; its receipts are not the
 // Page under test's and are not recorded in the run.
-func (p *Probe) OpenFixture(name string, opts ...glasstest.Option) (*glasstest.Page, error) {
+func (p *Probe) OpenFixture(name string, opts ...glasstest.PageOption) (*glasstest.Page, error) {
 	base, err := p.s.fixtures()
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.Option{glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
+	all := append([]glasstest.PageOption{glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
 	g, err := glasstest.OpenPage(p.s.browser, base+"/"+name, append(all, opts...)...)
 	if err != nil {
 		return nil, err

@@ -34,12 +34,12 @@ func (p *Probe) Manifest() *manifest.Manifest { return p.s.cfg.Manifest }
 
 // Open opens ref (resolved against the target URL; "" is the target) in a
 // fresh browser context.
-func (p *Probe) Open(ref string, opts ...glasstest.Option) (*Page, error) {
+func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	u, err := p.s.resolve(ref)
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.Option{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
+	all := append([]glasstest.PageOption{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
 	all = append(all, opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
 	if err != nil {
@@ -82,7 +82,7 @@ type Page struct {
 
 // Do calls id and records the receipt in the run: the runtime's own
 // answer (see Answered).
-func (pg *Page) Do(id string, args any, opts ...glasstest.Option) *receipt.Receipt {
+func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.Receipt {
 	r, _ := pg.DoAnswered(id, args, opts...)
 	return r
 }
@@ -90,7 +90,7 @@ func (pg *Page) Do(id string, args any, opts ...glasstest.Option) *receipt.Recei
 // DoAnswered is Do, and whether the runtime wrote the receipt (false: the
 // harness wrote it for a failure of its own, or as a WebMCP client that
 // stopped before calling a tool).
-func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.Option) (*receipt.Receipt, bool) {
+func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*receipt.Receipt, bool) {
 	h := pg.Harness.Do(id, args, opts...)
 	r, byRuntime := pg.Answered(h)
 	a, declared := pg.p.Base().Action(id)
@@ -105,7 +105,7 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.Option) (*rece
 // Resume resumes handle and records the receipt in the run, as the
 // resume of flow (the zero ActionInfo when the handle names no flow the
 // probe knows).
-func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.Option) *receipt.Receipt {
+func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
 	h := pg.Harness.Resume(handle, opts...)
 	r, byRuntime := pg.Answered(h)
 	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n}

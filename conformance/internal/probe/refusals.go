@@ -32,10 +32,10 @@ type PlannedCall struct {
 	Describe string
 	// Field is the argument made invalid, for INVALID_PARAMS probes.
 	Field    string
-	PageOpts []glasstest.Option
+	PageOpts []glasstest.PageOption
 	// CallOpts derives options from the page as it is just before the call
 	// (the stale-revision probe needs the current revision).
-	CallOpts func(before *Witness) []glasstest.Option
+	CallOpts func(before *Witness) []glasstest.CallOption
 	// IDsFrom, when set, derives the ids to call from the page as it is
 	// just before the calls, one call each; none means the page offers
 	// none, and why says so.
@@ -412,7 +412,7 @@ func planConfirmable(p *Probe, opt glasstest.Option, what string) (*PlannedCall,
 			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
 			continue
 		}
-		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.Option{opt}, Describe: fmt.Sprintf("call of %s with %s", a.ID, what)}, ""
+		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{opt}, Describe: fmt.Sprintf("call of %s with %s", a.ID, what)}, ""
 	}
 	if !found {
 		return nil, "the page declares no available action that needs confirmation"
@@ -438,10 +438,10 @@ func planStale(p *Probe) (*PlannedCall, string) {
 			continue
 		}
 		return &PlannedCall{
-			ID: a.ID, Args: args, PageOpts: []glasstest.Option{glasstest.Approve()},
+			ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{glasstest.Approve()},
 			Describe: fmt.Sprintf("approved call of %s with an expected revision the page is not at", a.ID),
-			CallOpts: func(before *Witness) []glasstest.Option {
-				return []glasstest.Option{glasstest.ExpectedRevision(before.Snap.Revision + 1)}
+			CallOpts: func(before *Witness) []glasstest.CallOption {
+				return []glasstest.CallOption{glasstest.ExpectedRevision(before.Snap.Revision + 1)}
 			},
 		}, ""
 	}
@@ -460,7 +460,7 @@ func planUnavailable(p *Probe) (*PlannedCall, string) {
 		if err != nil {
 			continue
 		}
-		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.Option{glasstest.Approve()},
+		return &PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{glasstest.Approve()},
 			Describe: fmt.Sprintf("approved call of %s, which the snapshot declares unavailable", a.ID)}, ""
 	}
 	return nil, "the page declares no unavailable action (with arguments the probe can build)"
@@ -525,7 +525,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	if err != nil {
 		return nil, Broken(err), false
 	}
-	var opts []glasstest.Option
+	var opts []glasstest.CallOption
 	if call.CallOpts != nil {
 		opts = call.CallOpts(b2)
 	}

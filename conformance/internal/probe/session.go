@@ -11,7 +11,6 @@ import (
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/internal/hostfault"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -47,9 +46,9 @@ type Config struct {
 	// that will ask for them (see Session.prefetch); 0 computes each one
 	// when a check first asks for it.
 	Ahead int
-	// HostFaults break host guarantees on purpose: the host mutants of the
-	// mutation matrix.
-	HostFaults []hostfault.Fault
+	// PageOptions are given to every page the run opens, after the run's
+	// own (the mutation matrix passes its host mutants this way).
+	PageOptions []glasstest.PageOption
 }
 
 // Session is what the probes of one run share: the page's first snapshot

@@ -25,7 +25,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/sdk"
 )
 
 //go:embed static
@@ -120,7 +120,7 @@ func (s *store) change(w http.ResponseWriter, r *http.Request, f func(*Order) in
 func Handler() http.Handler {
 	st := &store{sessions: map[string][]Order{}}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.Handle("GET "+sdk.Path, sdk.Handler())
 	sub, _ := fs.Sub(static, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

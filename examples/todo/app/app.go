@@ -26,7 +26,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/sdk"
 )
 
 //go:embed static
@@ -164,7 +164,7 @@ func decodeChange(w http.ResponseWriter, r *http.Request) (taskChange, bool) {
 func Handler() http.Handler {
 	st := &store{sessions: map[string]*session{}}
 	mux := http.NewServeMux()
-	mux.Handle("GET "+fixtures.RuntimePath, fixtures.RuntimeHandler())
+	mux.Handle("GET "+sdk.Path, sdk.Handler())
 	sub, _ := fs.Sub(static, "static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(sub)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

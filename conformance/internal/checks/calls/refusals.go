@@ -288,7 +288,7 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		what string
 		id   string
 		args any
-		opts []glasstest.Option
+		opts []glasstest.CallOption
 		want receipt.Code
 	}
 	var combos []combo
@@ -311,7 +311,7 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 	}
 	if c, _ := probe.PlanDenied(p); c != nil {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.ID, c.Args,
-			[]glasstest.Option{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
+			[]glasstest.CallOption{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
 	}
 	if len(combos) < 2 {
 		return probe.NotProbed("the page declares too few kinds of action to combine two failing gates")
@@ -357,7 +357,7 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no call of the run removed a declared action").With(p.PlanNotes()...)
 	}
 	gone := remover.Receipt.Result.Changed.Actions.Removed[0]
-	opts := []glasstest.Option{glasstest.Approve()}
+	opts := []glasstest.PageOption{glasstest.Approve()}
 	if remover.Secret != "" {
 		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, remover.Secret))
 	}

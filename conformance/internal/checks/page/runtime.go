@@ -427,7 +427,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		for k := range defaults {
 			delete(args, k)
 		}
-		opts := []glasstest.Option{glasstest.Approve()}
+		opts := []glasstest.PageOption{glasstest.Approve()}
 		if probe.UsesSecret(args) {
 			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, secret))
 		}
@@ -510,7 +510,7 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 	type call struct {
 		url, action string
 		args        any
-		opts        []glasstest.Option
+		opts        []glasstest.PageOption
 	}
 	var calls []call
 	for _, sc := range append(append([]manifest.Scenario(nil), p.Manifest().ExecutionFailures...), p.Manifest().ExpectationFailures...) {
@@ -518,11 +518,11 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 		if sc.Args != nil {
 			args = sc.Args
 		}
-		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.Option{glasstest.Approve(), glasstest.ExpectTimeout(probe.ScenarioExpectTimeout)}})
+		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.PageOption{glasstest.Approve(), glasstest.ExpectTimeout(probe.ScenarioExpectTimeout)}})
 	}
 	plan, _ := p.ExercisePlan()
 	for _, pl := range plan {
-		opts := []glasstest.Option{glasstest.Approve()}
+		opts := []glasstest.PageOption{glasstest.Approve()}
 		if pl.Secret != "" {
 			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
 		}

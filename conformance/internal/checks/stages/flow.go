@@ -346,7 +346,7 @@ func FlowStepFailed(p *probe.Probe) probe.Outcome {
 }
 
 // resume resumes handle on pg and records the receipt in the run.
-func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.Option) *receipt.Receipt {
+func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
 	return pg.Resume(handle, flow, opts...)
 }
 
@@ -413,7 +413,7 @@ type handleSource struct {
 	url  string
 	flow receipt.ActionInfo
 	args any
-	opts []glasstest.Option
+	opts []glasstest.PageOption
 }
 
 func handleSources(p *probe.Probe) []handleSource {
@@ -421,7 +421,7 @@ func handleSources(p *probe.Probe) []handleSource {
 	for _, sc := range p.Manifest().FlowFailures {
 		flow, _ := p.Base().Action(sc.Action)
 		flow.ID = sc.Action
-		out = append(out, handleSource{what: sc.Action + " (manifest flowFailures)", url: sc.URL, flow: flow, args: scenarioArgs(sc), opts: []glasstest.Option{glasstest.Approve()}})
+		out = append(out, handleSource{what: sc.Action + " (manifest flowFailures)", url: sc.URL, flow: flow, args: scenarioArgs(sc), opts: []glasstest.PageOption{glasstest.Approve()}})
 	}
 	for _, f := range reaskFlows(p) {
 		args, err := p.ValidArgs(f, "")
@@ -429,7 +429,7 @@ func handleSources(p *probe.Probe) []handleSource {
 			continue
 		}
 		out = append(out, handleSource{what: f.ID + " (its step's confirmation denied)", flow: f, args: args,
-			opts: []glasstest.Option{glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" })}})
+			opts: []glasstest.PageOption{glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" })}})
 	}
 	return out
 }

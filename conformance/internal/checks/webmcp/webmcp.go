@@ -40,7 +40,7 @@ func Once(rule string, run func(*probe.Probe) probe.Outcome) func(*probe.Probe) 
 
 // toolsPage opens the page under test and lists its WebMCP tools; no tool
 // at all makes the rule not probed.
-func toolsPage(p *probe.Probe, opts ...glasstest.Option) (*probe.Page, map[string]playwright.WebMCPTool, *probe.Outcome) {
+func toolsPage(p *probe.Probe, opts ...glasstest.PageOption) (*probe.Page, map[string]playwright.WebMCPTool, *probe.Outcome) {
 	pg, err := p.Open("", opts...)
 	if err != nil {
 		o := probe.Broken(err)
@@ -237,7 +237,7 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 	if mover == nil {
 		return probe.Pass().With(probe.TextEvidence("judged", judged...), probe.TextEvidence("not judged", "no call of the run changed which actions are declared, so keeping the tools in step was not probed"))
 	}
-	opts := []glasstest.Option{glasstest.Approve()}
+	opts := []glasstest.PageOption{glasstest.Approve()}
 	if mover.Secret != "" {
 		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, mover.Secret))
 	}
