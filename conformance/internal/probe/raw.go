@@ -114,4 +114,3 @@ func toolInput(s *receipt.Snapshot, id string, args map[string]any) (string, map
 	}
 	return "", nil, false
 }
-
