@@ -42,6 +42,10 @@ const stage6Script = `() => {
   for (const t of ` + inputEvents + `) window.addEventListener(t, grab, true);
 }`
 
+// NoInputEvent is Stage6.Why when no input event fired during the call:
+// the action ran a developer-supplied path, not its control.
+const NoInputEvent = "no input event marked the start of execution (the action runs a function, not its control)"
+
 // Stage6 is what the stage-6 watcher saw: the runtime's snapshot when
 // the first input event of the call fired, or why there is none.
 type Stage6 struct {
@@ -74,7 +78,7 @@ func (pg *Page) ReadStage6() (Stage6, error) {
 	}
 	switch w.State {
 	case "none":
-		return Stage6{Why: "no input event marked the start of execution (the action runs a function, not its control)"}, nil
+		return Stage6{Why: NoInputEvent}, nil
 	case "kept":
 	default:
 		return Stage6{Why: "the runtime's snapshot could not be read when execution started (" + w.State + ")"}, nil

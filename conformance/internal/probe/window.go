@@ -49,7 +49,11 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		return harness, nil
 	}
 	if s := e.Stage6.Snap; s != nil {
-		if revealOnly(e.Before.Snap, s) && ChangesProblem(e.Receipt, s, e.After.Snap) == "" {
+		// The runtime's before snapshot is taken immediately before stage
+		// 6 (§2.9): when the page model at the first input event differs
+		// from the harness's by what a reveal renders, that is the window,
+		// whether or not the receipt agrees with it.
+		if revealOnly(e.Before.Snap, s) {
 			return Window{E: e, Before: s, Note: "the runtime's snapshot when execution started (the first input event of the call), which holds the records revealing the target rendered"}, nil
 		}
 		return harness, nil

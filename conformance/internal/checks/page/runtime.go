@@ -270,6 +270,13 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 		if !e.Receipt.Result.OK {
 			return false, ""
 		}
+		// A successful call during which no input event fired ran a
+		// developer-supplied path, not the target: such an action is high
+		// from registration, whether or not its target is in the page
+		// (CONTRACT.md §2.6), so the snapshot before the call shows it.
+		if b, ok := e.Before.Snap.Action(e.Action.ID); ok && b.Fidelity == "" && e.Stage6.Snap == nil && e.Stage6.Why == probe.NoInputEvent && e.Receipt.Result.Fidelity == "" {
+			return true, "the call ran without any input event reaching the page (a developer-supplied execution path, fidelity high from registration), but the snapshot before the call gives the element action no fidelity"
+		}
 		after, ok := e.After.Snap.Action(e.Action.ID)
 		if !ok && e.Stage6.Snap != nil {
 			// The call removed its own action (a row it deleted): the
