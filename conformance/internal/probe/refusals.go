@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,8 @@ const (
 	RefMissing     = "missing required field"
 	RefWrongType   = "wrong type"
 	RefOutsideEnum = "value outside the enum"
+	RefNoArgs      = "no arguments for required fields"
+	RefFraction    = "fraction for an integer"
 	RefDenied      = "denied confirmation"
 	RefNoChannel   = "no confirmation channel"
 	RefStale       = "stale expected revision"
@@ -69,6 +72,8 @@ var Refusals = []Refusal{
 	{RefSecretName, receipt.CodeInvalidArgs, planSecretName},
 	{RefMissing, receipt.CodeInvalidParams, planMissing},
 	{RefWrongType, receipt.CodeInvalidParams, planWrongType},
+	{RefFraction, receipt.CodeInvalidParams, planFraction},
+	{RefNoArgs, receipt.CodeInvalidParams, planNoArgs},
 	{RefOutsideEnum, receipt.CodeInvalidParams, planOutsideEnum},
 	{RefDenied, receipt.CodePermissionDenied, PlanDenied},
 	{RefNoChannel, receipt.CodePermissionDenied, planNoChannel},
@@ -385,6 +390,39 @@ func planWrongType(p *Probe) (*PlannedCall, string) {
 		}
 		return v, fmt.Sprintf("%s for %q, declared %s", what, name, strings.Join(prop.Types(), " or ")), true
 	})
+}
+
+// planFraction passes a number that is not an integer, within the
+// declared bounds, for an integer parameter: a type error of its own,
+// which a check of "is a number" lets through.
+func planFraction(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "type integer", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if !prop.HasType("integer") || prop.HasType("number") {
+			return nil, "", false
+		}
+		v := 1.5
+		if prop.Minimum != nil {
+			v = math.Floor(*prop.Minimum) + 1.5
+		}
+		if prop.Maximum != nil && v > *prop.Maximum {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+	})
+}
+
+// planNoArgs calls an action that requires members with no arguments at
+// all: every required member is missing, not only one of several.
+func planNoArgs(p *Probe) (*PlannedCall, string) {
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Required) == 0 {
+			continue
+		}
+		return &PlannedCall{ID: a.ID, Args: map[string]any{}, Field: s.Required[0],
+			Describe: fmt.Sprintf("call of %s with no arguments, though it requires %s", a.ID, strings.Join(quoteAll(s.Required), ", "))}, ""
+	}
+	return nil, "no available action declares a required parameter"
 }
 
 func planOutsideEnum(p *Probe) (*PlannedCall, string) {

@@ -396,6 +396,19 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			for _, rc := range e.Receipt.Confirmations {
 				found = found || rc.Action == listedAs && rc.Approved && rc.Ticket == c.Ticket
 			}
+			// Every ticket the receipt lists is one the host issued.
+			for _, rc := range e.Receipt.Confirmations {
+				issued := false
+				for _, h := range e.Confirmations {
+					issued = issued || rc.Ticket != "" && h.Approved && h.Ticket == rc.Ticket
+				}
+				if rc.Ticket != "" && !issued {
+					res := probe.Failf("%s: the receipt's confirmations list the ticket %q for %s, which the host never issued", e.Action.ID, rc.Ticket, rc.Action).
+						With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+					o = &res
+					return false
+				}
+			}
 			if !found {
 				res := probe.Failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not list it under %s with that ticket", e.Action.ID, listedAs, c.Ticket, listedAs).
 					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
@@ -408,18 +421,41 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if res, out, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied)); ok && len(res.Confirmations) > 0 {
+	// A denied confirmation is listed not approved, with no ticket (the
+	// host issued none); one the runtime could not ask for want of a
+	// channel is listed too, the same way (CONTRACT.md §2.4).
+	for _, kind := range []string{probe.RefDenied, probe.RefNoChannel} {
+		res, out, ok := p.Refuse(probe.RefusalByKind(kind))
+		if !ok {
+			if out.Verdict == report.Fail {
+				return out
+			}
+			continue
+		}
+		if kind == probe.RefDenied && len(res.Confirmations) == 0 {
+			continue // policy.denied's violation: nothing was asked
+		}
+		if res.Receipt.Code() != receipt.CodePermissionDenied {
+			continue // policy.denied's and policy.no-channel's violation
+		}
 		probed++
-		listed := false
-		for _, c := range res.Receipt.Confirmations {
-			listed = listed || c.Action == res.Call.ID && !c.Approved
+		var listed *receipt.Confirmation
+		for i, c := range res.Receipt.Confirmations {
+			if c.Action == res.Call.ID {
+				listed = &res.Receipt.Confirmations[i]
+			}
 		}
-		if !listed {
-			return probe.Failf("%s: the host denied the confirmation, but the receipt's confirmations do not list it as not approved", res.Call.Describe).
-				With(probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations))
+		what := "the host denied the confirmation"
+		if kind == probe.RefNoChannel {
+			what = "the page had no confirmation channel"
 		}
-	} else if !ok && out.Verdict == report.Fail {
-		return out
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}
+		switch {
+		case listed == nil || listed.Approved:
+			return probe.Failf("%s: %s, but the receipt's confirmations do not list %s as not approved", res.Call.Describe, what, res.Call.ID).With(ev...)
+		case listed.Ticket != "":
+			return probe.Failf("%s: %s, so the host issued no ticket, but the receipt's confirmations list the ticket %q", res.Call.Describe, what, listed.Ticket).With(ev...)
+		}
 	}
 	if probed == 0 {
 		return probe.NotProbed("no call of the run asked the host for confirmation").With(p.PlanNotes()...)

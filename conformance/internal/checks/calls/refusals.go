@@ -62,14 +62,21 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 	return probe.Pass().With(probe.TextEvidence("available listed", fmt.Sprintf("%d of %d", len(got), len(want))))
 }
 
-// InvalidParams makes the three INVALID_PARAMS refusals the snapshot
-// allows: a missing required field, a wrong type, a value outside an enum.
+// InvalidParams makes the INVALID_PARAMS refusals the snapshot allows: a
+// missing required field, no arguments at all for an action with required
+// fields, a wrong type, a fraction for an integer, a value outside an
+// enum.
 // Each must fail at preflight, name the offending value's JSON Pointer in
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	p.RefuseAhead(probe.RefusalByKind(probe.RefMissing), probe.RefusalByKind(probe.RefWrongType), probe.RefusalByKind(probe.RefOutsideEnum))
-	for _, kind := range []string{probe.RefMissing, probe.RefWrongType, probe.RefOutsideEnum} {
+	kinds := []string{probe.RefMissing, probe.RefNoArgs, probe.RefWrongType, probe.RefFraction, probe.RefOutsideEnum}
+	var rfs []probe.Refusal
+	for _, k := range kinds {
+		rfs = append(rfs, probe.RefusalByKind(k))
+	}
+	p.RefuseAhead(rfs...)
+	for _, kind := range kinds {
 		rf := probe.RefusalByKind(kind)
 		res, o, ok := p.Refuse(rf)
 		if !ok {
@@ -83,11 +90,23 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 			return o
 		}
 		want := []string{"/" + res.Call.Field}
-		if kind == probe.RefMissing {
+		switch kind {
+		case probe.RefMissing:
 			// A missing member has no value to point at: the pointer it
 			// would have, or, as JSON Schema validators report required,
 			// the object that lacks it (CONTRACT.md §2.3).
 			want = append(want, "/")
+		case probe.RefNoArgs:
+			// Every required member is missing: any of their pointers, or
+			// the object's.
+			want = []string{"/"}
+			if a, ok := p.Base().Action(res.Call.ID); ok {
+				if s, err := params.ParseSchema(a.Params); err == nil {
+					for _, k := range s.Required {
+						want = append(want, "/"+k)
+					}
+				}
+			}
 		}
 		if got := res.Receipt.Result.Error.Path; !slices.Contains(want, got) {
 			return probe.Failf("%s: INVALID_PARAMS names the path %q, want %s", res.Call.Describe, got, pathsText(want)).

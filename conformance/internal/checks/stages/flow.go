@@ -673,6 +673,27 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 			judged = append(judged, fmt.Sprintf("%s: step %s (%s) asked again, denied, flow stopped", f.ID, st.ID, s.Risk))
 		}
 		if !riskier {
+			// The runtime asked again for a step and the host denied it:
+			// whatever the ledger shows, the denial stops the flow with
+			// STEP_FAILED, the step's error PERMISSION_DENIED.
+			for _, c := range asked {
+				if c.Request.Step == "" || c.Approved {
+					continue
+				}
+				var st *receipt.Step
+				for i := range r.Result.Steps {
+					if r.Result.Steps[i].ID == c.Request.Step {
+						st = &r.Result.Steps[i]
+					}
+				}
+				if r.Code() != receipt.CodeStepFailed || st == nil || st.Outcome != receipt.StepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied {
+					return probe.Failf("the flow %s asked again for its step %s and the host denied it: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, c.Request.Step, probe.Got(r)).With(ev...)
+				}
+				judged = append(judged, fmt.Sprintf("%s: step %s asked again, denied, flow stopped", f.ID, c.Request.Step))
+				riskier = true
+			}
+		}
+		if !riskier {
 			notRiskier = append(notRiskier, fmt.Sprintf("%s: no step turned out riskier than its confirmation covered (%s; %s)", f.ID, coveredText(covered), probe.Got(r)))
 		}
 	}

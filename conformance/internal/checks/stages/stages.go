@@ -488,6 +488,33 @@ func Settle(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		judged = append(judged, e.Action.ID)
+		if w.E != e || w.Before != e.Before.Snap {
+			return true // judged from a window only this call showed
+		}
+		// Again, with the server answering late: work the handler
+		// started through the server now outlasts a few quiet frames.
+		slow, err := p.SlowCall(e)
+		if err != nil {
+			res := probe.Broken(err)
+			o = &res
+			return false
+		}
+		switch {
+		case slow.Requests == 0 || !slow.ByRuntime:
+			return true
+		case slow.Settled == nil:
+			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, probe.SlowResponse, probe.Got(slow.Receipt)))
+			return true
+		}
+		if pr := probe.ChangesProblem(slow.Receipt, slow.Before.Snap, slow.Settled.Snap); pr != "" {
+			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, probe.SlowResponse, pr).
+				With(probe.ReceiptEvidence("receipt", slow.Receipt),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(slow.Before.Snap, slow.Settled.Snap)...),
+					probe.SnapshotEvidence("snapshot once the page settled", slow.Settled.Snap))
+			o = &res
+			return false
+		}
+		judged = append(judged, fmt.Sprintf("%s with the server answering %v late (%d requests)", e.Action.ID, probe.SlowResponse, slow.Requests))
 		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
