@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"text/tabwriter"
+	"time"
 
 	"github.com/glassworks/glass/conformance/internal/checks"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -279,14 +282,17 @@ func TestMutationMatrix(t *testing.T) {
 		// sanityMessage says why the sanity rule did not pass.
 		sanityMessage string
 		rerun         bool
+		// seconds is how long the run of the row took.
+		seconds float64
 	}
 	all := matrixEntries(t)
 	rows := make([]row, len(all))
 	urls := make([]string, len(all))
 	runRow := func(m matrixEntry, url string) row {
 		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule)}, m.opts...)
+		start := time.Now()
 		rep, err := Run(Target{URL: url, Browser: b}, opts...)
-		r := row{m: m}
+		r := row{m: m, seconds: time.Since(start).Seconds()}
 		if sanityRule(m.rule) == "" {
 			r.sanity = "none"
 		}
@@ -348,7 +354,7 @@ func TestMutationMatrix(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "\nmutants of the %s\n", title)
 		tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "MUTANT\tRULE\tRULE VERDICT\tSANITY\tCAUGHT\tWHY IT FAILED")
+		fmt.Fprintln(tw, "MUTANT\tRULE\tRULE VERDICT\tSANITY\tCAUGHT\tSECONDS\tWHY IT FAILED")
 		caughtHere := 0
 		for _, r := range in {
 			caught := r.verdict == Fail && (r.sanity == Pass || r.sanity == "none")
@@ -362,7 +368,7 @@ func TestMutationMatrix(t *testing.T) {
 			if r.rerun {
 				name += " (re-run)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, report.Clip(r.message, 110))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%.1f\t%s\n", name, r.m.rule, r.verdict, r.sanity, caught, r.seconds, report.Clip(r.message, 110))
 		}
 		tw.Flush()
 		fmt.Fprintf(&out, "mutation score (%s): %d/%d mutants caught (%.0f%%)\n", group, caughtHere, len(in), 100*float64(caughtHere)/float64(len(in)))
@@ -370,7 +376,32 @@ func TestMutationMatrix(t *testing.T) {
 	}
 	score := 100 * float64(killed) / float64(len(rows))
 	fmt.Fprintf(&out, "\nmutation score: %d/%d mutants caught (%.0f%%)\n", killed, len(rows), score)
+	fmt.Fprint(&out, slowestRules(rows, func(r row) (string, float64) { return r.m.rule, r.seconds }))
 	// The matrix is the product of this test: print it even when the
 	// test passes and -v is off.
 	fmt.Fprint(os.Stdout, out.String())
+}
+
+// slowestRules names the rules whose mutants cost the matrix the most
+// time, summed over their rows (each row's run time, so with mutants run
+// side by side the sum exceeds the matrix's wall time): where a faster
+// check pays off most.
+func slowestRules[R any](rows []R, of func(R) (rule string, seconds float64)) string {
+	total := map[string]float64{}
+	count := map[string]int{}
+	all := 0.0
+	for _, r := range rows {
+		rule, s := of(r)
+		total[rule] += s
+		count[rule]++
+		all += s
+	}
+	rules := slices.Collect(maps.Keys(total))
+	slices.SortFunc(rules, func(a, b string) int { return cmp.Compare(total[b], total[a]) })
+	var out strings.Builder
+	fmt.Fprintf(&out, "\nrun time of the matrix's rows: %.0f s in all; the slowest rules:\n", all)
+	for _, rule := range rules[:min(len(rules), 8)] {
+		fmt.Fprintf(&out, "  %-36s %3d mutants  %6.1f s\n", rule, count[rule], total[rule])
+	}
+	return out.String()
 }
