@@ -94,7 +94,7 @@ var _ = ReportAfterSuite("every rule is one labelled spec per transport, passed 
 		case notOnProvingPage[rule.ID] != "":
 			Expect(webmcp.State).To(Equal(types.SpecStateSkipped), "%s on the proving page over webmcp", rule.ID)
 			Expect(webmcp.Failure.Message).To(ContainSubstring(notOnProvingPage[rule.ID]))
-				case notOverWebMCP[rule.ID] != "":
+		case notOverWebMCP[rule.ID] != "":
 			Expect(webmcp.State).To(Equal(types.SpecStateSkipped), "%s over webmcp", rule.ID)
 			Expect(webmcp.Failure.Message).To(ContainSubstring(notOverWebMCP[rule.ID]))
 		default:

@@ -110,6 +110,12 @@ func (p *Probe) stale() (*StaleProbe, error) {
 		if expected == "stale" {
 			expected = snap.Revision + 1
 		}
+		if expected == "zero" {
+			if snap.Revision == 0 {
+				return nil // the page is at 0: nothing stale to ask for
+			}
+			expected = int64(0)
+		}
 		options["expectedRevision"] = expected
 		r, err := pg.Raw(t.id, t.args, options, snap)
 		if err != nil {
@@ -125,6 +131,13 @@ func (p *Probe) stale() (*StaleProbe, error) {
 	}
 	for _, t := range targets {
 		if err := call(t, "a stale expected revision on a call of "+t.what, "stale", receipt.CodeStaleRevision); err != nil {
+			return nil, err
+		}
+	}
+	if unguarded != nil {
+		// 0 is a revision like any other: a page that moved on from it
+		// refuses a call that expects it.
+		if err := call(*unguarded, "expectedRevision 0, on a page past revision 0, on a call of "+unguarded.what, "zero", receipt.CodeStaleRevision); err != nil {
 			return nil, err
 		}
 	}

@@ -672,12 +672,12 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 			}
 			judged = append(judged, fmt.Sprintf("%s: step %s (%s) asked again, denied, flow stopped", f.ID, st.ID, s.Risk))
 		}
-		if !riskier {
+		{
 			// The runtime asked again for a step and the host denied it:
 			// whatever the ledger shows, the denial stops the flow with
 			// STEP_FAILED, the step's error PERMISSION_DENIED.
 			for _, c := range asked {
-				if c.Request.Step == "" || c.Approved {
+				if c.Request.Step == "" || c.Approved || slices.ContainsFunc(judged, func(j string) bool { return strings.HasPrefix(j, f.ID+": step "+c.Request.Step+" ") }) {
 					continue
 				}
 				var st *receipt.Step
