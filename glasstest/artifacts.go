@@ -8,12 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 
-	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/internal/evidence"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -33,13 +32,9 @@ const (
 // evidence.
 const ArtifactsEntry = "glass artifacts"
 
-// artifactTimeout bounds each piece of evidence (a screenshot of a page
-// that no longer paints, the trace of a browser that went away).
-const artifactTimeout = 10 * time.Second
-
 // The names of the files of one page's evidence.
 const (
-	TraceFile         = "trace.zip"
+	TraceFile         = evidence.TraceFile
 	ScreenshotFile    = "screenshot.png"
 	ReceiptsFile      = "receipts.json"
 	SnapshotsFile     = "snapshots.json"
@@ -107,20 +102,8 @@ func ArtifactsDir(dir string) PageOption { return pageOnly(func(s *settings) { s
 func KeepArtifacts() PageOption { return pageOnly(func(s *settings) { s.keepArtifacts = true }) }
 
 // evidence is what Open remembers to name a page's evidence directory.
-type evidence struct {
+type specEvidence struct {
 	number int
-}
-
-func startTrace(ctx playwright.BrowserContext) error {
-	err := ctx.Tracing().Start(playwright.TracingStartOptions{
-		Snapshots:   playwright.Bool(true),
-		Screenshots: playwright.Bool(false),
-		Sources:     playwright.Bool(false),
-	})
-	if err != nil {
-		return fmt.Errorf("start tracing: %w", err)
-	}
-	return nil
 }
 
 // SaveArtifacts writes the page's evidence into dir (created if needed): the
@@ -187,10 +170,10 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	shot := filepath.Join(abs, ScreenshotFile)
 	if secrets.Len() > 0 {
 		note(ScreenshotFile, errScreenshotWithheld)
-	} else if err := bounded(func() error {
+	} else if err := evidence.Bounded(func() error {
 		_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
 			Path:    playwright.String(shot),
-			Timeout: playwright.Float(float64(artifactTimeout.Milliseconds())),
+			Timeout: playwright.Float(float64(evidence.Timeout.Milliseconds())),
 		})
 		return err
 	}); err != nil {
@@ -207,9 +190,9 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		trace := filepath.Join(abs, TraceFile)
 		var err error
 		if secrets.Len() == 0 {
-			err = bounded(func() error { return p.context.Tracing().Stop(trace) })
+			err = evidence.Bounded(func() error { return p.context.Tracing().Stop(trace) })
 		} else {
-			err = p.stopTraceScrubbed(trace, secrets)
+			err = evidence.StopTraceScrubbed(p.context, trace, secrets)
 		}
 		if err != nil {
 			note(TraceFile, err)
@@ -221,58 +204,6 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		return a, fmt.Errorf("glasstest: save artifacts in %q: nothing could be written: %s", abs, strings.Join(a.Errors, "; "))
 	}
 	return a, nil
-}
-
-// stopTraceScrubbed stops the page's trace into a directory of its own,
-// readable by this user only, and writes it scrubbed of secrets to dst: the
-// trace as recorded never lies where the evidence is kept. A trace that
-// cannot be rewritten is not kept at all.
-func (p *Page) stopTraceScrubbed(dst string, secrets *scrub.Set) error {
-	tmp, err := os.MkdirTemp("", "glass-trace-")
-	if err != nil {
-		return fmt.Errorf("stop the trace: %w", err)
-	}
-	raw := filepath.Join(tmp, TraceFile)
-	stopped := make(chan error, 1)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		stopped <- p.context.Tracing().Stop(raw)
-		// The trace as recorded goes once it is scrubbed, or, when the
-		// stop outlived its bound, as soon as the stop has written it.
-		<-done
-		_ = os.RemoveAll(tmp)
-	}()
-	timer := time.NewTimer(artifactTimeout)
-	defer timer.Stop()
-	select {
-	case err := <-stopped:
-		if err != nil {
-			return err
-		}
-	case <-timer.C:
-		return fmt.Errorf("gave up after %s", artifactTimeout)
-	}
-	if err := scrubTrace(raw, dst, secrets); err != nil {
-		_ = os.Remove(dst)
-		return fmt.Errorf("not kept: remove sensitive values: %w", err)
-	}
-	return nil
-}
-
-// bounded runs fn, giving up after artifactTimeout: evidence must never
-// hang a suite that is already failing.
-func bounded(fn func() error) error {
-	ch := make(chan error, 1)
-	go func() { ch <- fn() }()
-	timer := time.NewTimer(artifactTimeout)
-	defer timer.Stop()
-	select {
-	case err := <-ch:
-		return err
-	case <-timer.C:
-		return fmt.Errorf("gave up after %s", artifactTimeout)
-	}
 }
 
 // evidenceOptions are the page options Open puts before the spec's own:
@@ -302,7 +233,7 @@ func falsy(s string) bool {
 // for the spec and attaches it to the report, together with the output of
 // suite-level dev servers.
 func (p *Page) keepEvidence() {
-	rep := CurrentSpecReport()
+	rep := ginkgo.CurrentSpecReport()
 	failed := rep.Failed()
 	if !failed && !p.settings.keepArtifacts {
 		return
@@ -320,7 +251,7 @@ func (p *Page) keepEvidence() {
 	if err != nil {
 		a.Errors = append(a.Errors, err.Error())
 	}
-	AddReportEntry(ArtifactsEntry, a, ReportEntryVisibilityFailureOrVerbose)
+	ginkgo.AddReportEntry(ArtifactsEntry, a, ginkgo.ReportEntryVisibilityFailureOrVerbose)
 	if failed {
 		for _, d := range servers.suiteLevel() {
 			d.report()
@@ -331,7 +262,7 @@ func (p *Page) keepEvidence() {
 // specDirName is a file-safe, readable and unique directory name for one
 // attempt of one spec in one process.
 func specDirName(text, location string, attempt int) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, GinkgoParallelProcess())))
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, ginkgo.GinkgoParallelProcess())))
 	var b strings.Builder
 	for _, r := range strings.ToLower(text) {
 		if b.Len() >= 60 {
@@ -360,7 +291,7 @@ var pages struct {
 	n    int
 }
 
-func pageNumber(rep SpecReport) int {
+func pageNumber(rep ginkgo.SpecReport) int {
 	key := fmt.Sprintf("%s\x00%s\x00%d", rep.FullText(), rep.LeafNodeLocation, rep.NumAttempts)
 	pages.mu.Lock()
 	defer pages.mu.Unlock()
@@ -369,4 +300,12 @@ func pageNumber(rep SpecReport) int {
 	}
 	pages.n++
 	return pages.n
+}
+
+func truthy(s string) bool {
+	switch strings.ToLower(s) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package glasstest
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/glassworks/glass/receipt"
@@ -15,10 +16,12 @@ import (
 // not what the host made of it.
 
 // Do calls the declared action id with args as an agent would and returns
-// the decoded receipt. It never panics, and fails the spec only when the
-// spec's own ConfirmWith function panicked: harness failures (no runtime, a
-// crash, a time-out, a receipt that is not JSON) come back as receipts with
-// phase transport or browser_effect.
+// the decoded receipt. It never panics, and fails the spec only for a
+// mistake of the spec's own: its ConfirmWith or HandoffWith function
+// panicked (the one rule of every callback, see HandoffWith), or args
+// cannot be sent (below). Harness failures (no runtime, a crash, a
+// time-out, a receipt that is not JSON) come back as receipts with phase
+// transport or browser_effect.
 //
 // The harness gives every call a fresh execution id and passes it to the
 // runtime; an answer that carries another execution id (a replayed or
@@ -26,11 +29,23 @@ import (
 // When the runtime's ACTION_NOT_FOUND lists no available actions, the
 // harness adds them from a snapshot, as CONTRACT.md §2.2 lets a host do.
 //
-// args is nil (no arguments), a value marshalled to JSON, or JSON text
-// (string, []byte or json.RawMessage) passed to the runtime unchanged, so
-// that malformed input can be tested. A call of a folded row action — id
-// "remove" with args {"record": "t9"} — is mapped to the declared action
-// "remove@t9" with the remaining arguments.
+// args is one of:
+//   - nil: no arguments ({});
+//   - a Go value — a map, a struct — marshalled to JSON. A value JSON
+//     cannot hold (a channel, a func, NaN or ±Inf) fails the spec;
+//   - a string, which is JSON text and sent unchanged: valid JSON, or text
+//     that opens an object or an array ({ or [) and is malformed on
+//     purpose, to test INVALID_ARGS. Any other string — Do("add", "milk")
+//     — is a Go string mistaken for the arguments and fails the spec: send
+//     map[string]any{"title": "milk"} instead;
+//   - []byte or json.RawMessage: sent unchanged and unchecked, for any
+//     malformed input.
+//
+// Under Open a failing spec stops there; a page of OpenPage, which has
+// no spec to fail, returns a TRANSPORT_FAILED receipt with the same
+// message. A call of a folded row action — id "remove" with args
+// {"record": "t9"} — is mapped to the declared action "remove@t9" with
+// the remaining arguments.
 func (p *Page) Do(id string, args any, opts ...CallOption) *receipt.Receipt {
 	s := p.settings.forCall(opts)
 	p.noteSecrets(s.secrets)
@@ -44,8 +59,8 @@ func (p *Page) Do(id string, args any, opts ...CallOption) *receipt.Receipt {
 // needs the call's sensitive values again (pass Sensitive options): it
 // does not keep them between calls.
 //
-// Like Do, it never fails the spec but for a panicking ConfirmWith
-// function: an unknown or used handle comes back as ACTION_NOT_FOUND,
+// Like Do, it never fails the spec but for a panicking ConfirmWith or
+// HandoffWith function: an unknown or used handle comes back as ACTION_NOT_FOUND,
 // harness failures as transport receipts, and an answer of another
 // execution as EXECUTION_MISMATCH.
 func (p *Page) Resume(handle string, opts ...CallOption) *receipt.Receipt {
@@ -84,9 +99,9 @@ type callResult struct {
 	issuedCall
 }
 
-// finish records a call's receipt and reports a panic of the spec's
-// ConfirmWith function during it, keyed on the execution the host issued
-// (not on the id the receipt claims).
+// finish records a call's receipt and fails the spec with a failure of
+// its own during the call (failCall), keyed on the execution the host
+// issued (not on the id the receipt claims).
 func (p *Page) finish(c callResult) *receipt.Receipt {
 	p.mu.Lock()
 	p.receipts = append(p.receipts, c.r)
@@ -94,19 +109,31 @@ func (p *Page) finish(c callResult) *receipt.Receipt {
 	if c.answer != nil {
 		p.calls[c.answer] = c.issuedCall
 	}
-	panicked := p.panics[c.execID]
-	delete(p.panics, c.execID)
+	failed := p.failures[c.execID]
+	delete(p.failures, c.execID)
 	p.mu.Unlock()
-	if panicked != nil {
-		p.fail(panicked)
+	if failed != nil {
+		p.fail(failed)
 	}
 	return c.r
 }
 
+// failCall notes a mistake of the spec's own during the call of execID —
+// a panicking callback, arguments that cannot be sent — for finish to fail
+// the spec with; the first one of a call is kept.
+func (p *Page) failCall(execID string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.failures[execID] == nil {
+		p.failures[execID] = err
+	}
+}
+
 func (p *Page) do(id string, args any, s settings) callResult {
 	execID := newID("act_")
-	argsJSON, err := encodeArgs(args)
+	argsJSON, err := encodeArgs(id, args)
 	if err != nil {
+		p.failCall(execID, err)
 		return callResult{r: harnessReceipt(id, execID, receipt.CodeTransportFailed, err.Error()), issuedCall: issuedCall{execID: execID}}
 	}
 	id, argsJSON = p.fold(id, argsJSON, s)
@@ -209,11 +236,17 @@ func availableIDs(s *receipt.Snapshot) []string {
 	return ids
 }
 
-func encodeArgs(args any) (string, error) {
+// encodeArgs is the JSON text Do sends for args (see Do for the rule), or
+// the error that fails the spec when args cannot be sent.
+func encodeArgs(id string, args any) (string, error) {
 	switch a := args.(type) {
 	case nil:
 		return "{}", nil
 	case string:
+		if !json.Valid([]byte(a)) && !opensJSON(a) {
+			return "", fmt.Errorf("glasstest: Do(%q): the string argument %q is not JSON text: Do sends a string as JSON text, unchanged; "+
+				"send arguments as a map or a struct (map[string]any{...}), or malformed input as json.RawMessage", clip(id, 80), clip(a, 80))
+		}
 		return a, nil
 	case []byte:
 		return string(a), nil
@@ -222,9 +255,16 @@ func encodeArgs(args any) (string, error) {
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		return "", fmt.Errorf("glasstest: encode arguments: %w", err)
+		return "", fmt.Errorf("glasstest: Do(%q): the arguments (%T) cannot be sent as JSON: %w", clip(id, 80), args, err)
 	}
 	return string(b), nil
+}
+
+// opensJSON reports whether s, after white space, opens a JSON object or
+// array: malformed arguments written on purpose ({"unterminated).
+func opensJSON(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	return strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
 }
 
 // maxPageText bounds, in bytes, any text of the page the harness repeats

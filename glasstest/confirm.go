@@ -12,34 +12,10 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// ConfirmationRecord is one confirmation request the host received and how
-// it answered. Solicited is false when the request named no call the
-// harness had in flight (a page asking on its own behalf, an execution that
-// had already ended, another action than the call's) or came through the
-// raw binding instead of glassHost.confirm: such requests are always
-// denied.
-type ConfirmationRecord struct {
-	// Request is what was asked, with sensitive values masked.
-	Request  ConfirmRequest
-	Approved bool
-	// Ticket is the host-issued proof of an approval; empty on a denial.
-	Ticket    string
-	Solicited bool
-	// Raw is true when a page script called the host binding directly.
-	Raw bool
-	// Reason says why the host denied (empty on an approval).
-	Reason string
-	// SensitiveMasked is true when the request arrived with a registered
-	// sensitive value in clear, which the host then masked: the runtime
-	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
-	// reads this).
-	SensitiveMasked bool
-}
-
 const rawBindingReason = "the host binding was called directly, not through glassHost"
 
 // masked is what the host shows instead of a sensitive value.
-const masked = "[sensitive]"
+const masked = receipt.Masked
 
 // confirm answers one confirmation request. The answer is bound to the
 // pending execution it names: only a request through glassHost, for an
@@ -88,16 +64,12 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	case call.settings.policy.kind == policyApprove:
 		ans.Approved = true
 	case call.settings.policy.kind == policyFunc:
-		ok, err := askFunc(call.settings.policy.fn, req)
+		var ok bool
+		err := p.runCallback(call.id, "ConfirmWith", req.Action, func() { ok = call.settings.policy.fn(req) })
 		if err != nil {
 			ans.Reason = err.Error()
-			p.mu.Lock()
-			if p.panics[req.ExecutionID] == nil {
-				p.panics[req.ExecutionID] = err
-			}
-			p.mu.Unlock()
 		}
-		ans.Approved = ok
+		ans.Approved = ok && err == nil
 	}
 	if ans.Approved {
 		ans.Ticket = newID("tk_")
@@ -128,17 +100,24 @@ func (p *Page) isStepOf(action, flow string) bool {
 	return false
 }
 
-// askFunc runs the spec's ConfirmWith function. It runs on Playwright's
-// goroutine, where a panic would kill the test binary: a panic becomes a
-// denial, and Do then fails the spec with it. (A Gomega failure inside the
-// function has already been registered with Ginkgo before it panics.)
-func askFunc(fn func(ConfirmRequest) bool, req ConfirmRequest) (ok bool, err error) {
+// runCallback runs one of the spec's callbacks — a ConfirmWith or a
+// HandoffWith function — for the call whose execution the host issued as
+// execID. Both run on a goroutine Playwright gave the host, where a panic
+// would end the test binary and Ginkgo's Fail would not reach the spec,
+// so every callback follows one rule: a panic (a Gomega failure without
+// GinkgoRecover included) is recovered here, the runtime gets a refusal
+// (a denial, a failed hand-off), and the call fails the spec when it
+// returns (finish) with the error this returns. A callback therefore
+// needs no `defer GinkgoRecover()`.
+func (p *Page) runCallback(execID, name, action string, fn func()) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ok, err = false, fmt.Errorf("glasstest: the ConfirmWith function panicked on %q: %v", req.Action, v)
+			err = fmt.Errorf("glasstest: the %s function panicked on %q: %v", name, action, v)
+			p.failCall(execID, err)
 		}
 	}()
-	return fn(req), nil
+	fn()
+	return nil
 }
 
 // maskConfirmRequest writes masked wherever a registered sensitive value

@@ -37,6 +37,26 @@ var _ = Describe("Playing the agent runtime: confirmations", func() {
 		Expect(page.VerifyConfirmations(r)).To(Succeed())
 	})
 
+	It("is read by the confirmation matchers: asked, for which action, approved or denied, how often, masked", func() {
+		page := glasstest.Open(url, glasstest.Sensitive("pw", "s3cret-pw"), glasstest.Approve())
+		Expect(page.Do("sign-in", signIn)).To(BeOK())
+		Expect(page.Do("remove@r1", nil, glasstest.Deny())).To(FailWith(receipt.CodePermissionDenied))
+		Expect(page.Do("count", nil)).To(BeOK())
+
+		Expect(page).To(HaveAskedConfirmation(Times(2)))
+		Expect(page).To(HaveAskedConfirmationFor("sign-in", Approved(), WithMasked("password")))
+		Expect(page).To(HaveAskedConfirmationFor("remove@r1", Denied(), Times(1)))
+		Expect(page).NotTo(HaveAskedConfirmationFor("count"))
+		Expect(page.Confirmations()).To(HaveAskedConfirmationFor(HavePrefix("remove@"), Denied()))
+
+		m := HaveAskedConfirmationFor("remove@r1", Approved())
+		Expect(m.Match(page)).To(BeFalse())
+		Expect(m.FailureMessage(page)).To(Equal(`Expected the page to have asked the user to confirm "remove@r1", approved, at least once,
+but it asked never that counted, of 2 request(s):
+    1. sign-in, write: approved, args {"note":"hunter2","password":"[sensitive]","user":"ada"}
+    2. remove@r1, dangerous: denied (denied by the user), args {}`))
+	})
+
 	It("denies by default, at phase policy, and the denial is reported and verifiable", func() {
 		page := glasstest.Open(url)
 		r := page.Do("remove@r1", nil)

@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/glassworks/glass/internal/coverrun"
 )
 
 // FinishCoverage runs the end of a suite's capability coverage on report
@@ -11,15 +13,7 @@ import (
 // replaced by opts for the call: a spec can check its errors without
 // changing what its own suite reports.
 func FinishCoverage(r types.Report, w io.Writer, opts ...CoverageOption) error {
-	coverageOptions.mu.Lock()
-	saved := coverageOptions.cfg
-	coverageOptions.cfg = coverageConfig{}
-	coverageOptions.mu.Unlock()
-	defer func() {
-		coverageOptions.mu.Lock()
-		coverageOptions.cfg = saved
-		coverageOptions.mu.Unlock()
-	}()
+	defer coverrun.Swap()()
 	ConfigureCoverage(opts...)
-	return finishCoverage(r, w)
+	return coverrun.Finish(r, w)
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2"
 )
 
 // Open opens url in a fresh browser context of the process's shared
@@ -18,22 +18,22 @@ import (
 // as the "glass artifacts" entry (see ArtifactsDir, KeepArtifacts); when it
 // passes, nothing is kept.
 func Open(url string, opts ...PageOption) *Page {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	b, err := Shared()
 	if err != nil {
-		Fail(err.Error())
+		ginkgo.Fail(err.Error())
 	}
 	p, err := OpenPage(b, url, append(evidenceOptions(), opts...)...)
 	if err != nil {
-		Fail(err.Error())
+		ginkgo.Fail(err.Error())
 	}
 	p.fail = func(err error) {
-		GinkgoHelper()
-		Fail(printable(err).Error())
+		ginkgo.GinkgoHelper()
+		ginkgo.Fail(printable(err).Error())
 	}
-	p.evidence = &evidence{number: pageNumber(CurrentSpecReport())}
+	p.evidence = &specEvidence{number: pageNumber(ginkgo.CurrentSpecReport())}
 	coverOpen(p)
-	DeferCleanup(func() error {
+	ginkgo.DeferCleanup(func() error {
 		p.keepEvidence()
 		coverClose(p)
 		return p.Close()
@@ -51,21 +51,21 @@ func Open(url string, opts ...PageOption) *Page {
 // Under ginkgo -p every process has its own browser: call it in the
 // all-processes function of a SynchronizedBeforeSuite instead.
 func WarmUp() {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	b, err := Shared()
 	if err != nil {
-		Fail(err.Error())
+		ginkgo.Fail(err.Error())
 	}
-	if err := b.warm(); err != nil {
-		Fail(err.Error())
+	if err := b.Warm(); err != nil {
+		ginkgo.Fail(err.Error())
 	}
 }
 
 // Serve serves h on a loopback port the OS picks and returns its base URL
 // (no trailing slash). The server stops when the spec ends.
 func Serve(h http.Handler) string {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	srv := httptest.NewServer(h)
-	DeferCleanup(srv.Close)
+	ginkgo.DeferCleanup(srv.Close)
 	return srv.URL
 }

@@ -9,32 +9,6 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// HandoffRequest is what the runtime asks the host when an action must be
-// performed by the user (a hand-off): the runtime never simulates the step.
-type HandoffRequest struct {
-	ExecutionID  string         `json:"executionId"`
-	Action       string         `json:"action"`
-	Description  string         `json:"description"`
-	Args         map[string]any `json:"args"`
-	Instructions string         `json:"instructions"`
-	TimeoutMs    int64          `json:"timeoutMs"`
-}
-
-// HandoffOutcome is the user's answer to a hand-off, as the host reports
-// it to the runtime.
-type HandoffOutcome string
-
-// The outcomes a hand-off handler returns. The runtime verifies a
-// completed step with the action's declared check and reports HANDOFF_FAILED when
-// the check does not hold; the others map to HANDOFF_CANCELLED,
-// HANDOFF_TIMEOUT and HANDOFF_FAILED.
-const (
-	HandoffCompleted HandoffOutcome = "completed"
-	HandoffCancelled HandoffOutcome = "cancelled"
-	HandoffTimedOut  HandoffOutcome = "timeout"
-	HandoffFailed    HandoffOutcome = "failed"
-)
-
 // Handoff is one hand-off in progress. The handler plays the user: it acts
 // on Page with real Playwright input (Fill, Click) and returns an outcome.
 type Handoff struct {
@@ -57,25 +31,15 @@ func (h *Handoff) Timeout() time.Duration {
 // HandoffTimedOut.
 func (h *Handoff) Expired() <-chan struct{} { return h.expired }
 
-// HandoffRecord is one hand-off request the host received and how it was
-// answered. Solicited is false when the request named no call of the
-// harness (a page asking on its own behalf): such requests always fail.
-type HandoffRecord struct {
-	Request   HandoffRequest
-	Outcome   HandoffOutcome
-	Reason    string
-	Solicited bool
-	// SensitiveMasked is true when the request arrived with a registered
-	// sensitive value in clear, which the host then masked: the runtime
-	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
-	// reads this).
-	SensitiveMasked bool
-}
-
 // HandoffWith plays the user for every hand-off of the page (or, as a call
 // option, of one call): fn performs the step, cancels it, or lets it time
-// out. A panic in fn is reported to the runtime as HandoffFailed. Default:
-// no handler, and the host answers every hand-off with failed.
+// out. Default: no handler, and the host answers every hand-off with
+// failed.
+//
+// fn follows the rule of ConfirmWith's function: a panic in it — a failed
+// Gomega assertion included, with no `defer GinkgoRecover()` needed — is
+// answered to the runtime as HandoffFailed and fails the spec when the
+// call returns.
 func HandoffWith(fn func(*Handoff) HandoffOutcome) Option {
 	return func(s *settings) { s.handoff = fn }
 }
@@ -125,7 +89,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	case call.settings.handoff == nil:
 		ans = handoffAnswer{Status: HandoffFailed, Reason: "no hand-off handler"}
 	default:
-		ans = p.runHandoff(call.settings.handoff, req)
+		ans = p.runHandoff(call.id, call.settings.handoff, req)
 	}
 	rec.Outcome, rec.Reason = ans.Status, ans.Reason
 	rec.Request = boundHandoffRequest(rec.Request)
@@ -135,7 +99,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	return ans
 }
 
-func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) (ans handoffAnswer) {
+func (p *Page) runHandoff(execID string, fn func(*Handoff) HandoffOutcome, req HandoffRequest) handoffAnswer {
 	h := &Handoff{Request: req, page: p.pw, expired: make(chan struct{})}
 	var once sync.Once
 	expire := func() { once.Do(func() { close(h.expired) }) }
@@ -150,13 +114,12 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 		case <-h.expired:
 		}
 	}()
-	defer func() {
-		if r := recover(); r != nil {
-			expire()
-			ans = handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler panicked: %v", r)}
-		}
-	}()
-	out := fn(h)
+	var out HandoffOutcome
+	err := p.runCallback(execID, "HandoffWith", req.Action, func() { out = fn(h) })
+	if err != nil {
+		expire()
+		return handoffAnswer{Status: HandoffFailed, Reason: err.Error()}
+	}
 	switch out {
 	case HandoffCompleted, HandoffCancelled, HandoffTimedOut, HandoffFailed:
 	default:
@@ -164,7 +127,7 @@ func (p *Page) runHandoff(fn func(*Handoff) HandoffOutcome, req HandoffRequest) 
 		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}
 	}
 	expire()
-	ans = handoffAnswer{Status: out}
+	ans := handoffAnswer{Status: out}
 	switch out {
 	case HandoffCancelled:
 		ans.Reason = "cancelled by the user"

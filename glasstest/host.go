@@ -75,3 +75,34 @@ func bindConfirmation(p *Page, req ConfirmRequest, raw bool) *pendingCall {
 	}
 	return call
 }
+
+// The messages of the host channel and the host's records of them are
+// the receipt package's (both the harness and matchers read them); these
+// are their names here.
+type (
+	// ConfirmRequest is what the runtime asks the host before a call that
+	// needs confirmation. Sensitive arguments arrive masked.
+	ConfirmRequest = receipt.ConfirmRequest
+	// ConfirmationRecord is one confirmation request the host received
+	// and how it answered (see receipt.ConfirmationRecord).
+	ConfirmationRecord = receipt.ConfirmationRecord
+	// HandoffRequest is what the runtime asks the host when an action
+	// must be performed by the user (a hand-off).
+	HandoffRequest = receipt.HandoffRequest
+	// HandoffOutcome is the user's answer to a hand-off.
+	HandoffOutcome = receipt.HandoffOutcome
+	// HandoffRecord is one hand-off request the host received and how it
+	// was answered.
+	HandoffRecord = receipt.HandoffRecord
+)
+
+// The outcomes a hand-off handler returns. The runtime verifies a
+// completed step with the action's declared check and reports
+// HANDOFF_FAILED when the check does not hold; the others map to
+// HANDOFF_CANCELLED, HANDOFF_TIMEOUT and HANDOFF_FAILED.
+const (
+	HandoffCompleted = receipt.HandoffCompleted
+	HandoffCancelled = receipt.HandoffCancelled
+	HandoffTimedOut  = receipt.HandoffTimedOut
+	HandoffFailed    = receipt.HandoffFailed
+)

@@ -3,8 +3,6 @@ package glasstest
 import (
 	"maps"
 	"time"
-
-	"github.com/glassworks/glass/receipt"
 )
 
 // DefaultTimeout bounds one call (Do, Resume, Snapshot) from the harness's
@@ -146,17 +144,6 @@ func Sensitive(name, value string) Option {
 // SensitiveRef is the argument placeholder for the sensitive value name.
 func SensitiveRef(name string) map[string]string { return map[string]string{"$sensitive": name} }
 
-// ConfirmRequest is what the runtime asks the host before a call that
-// needs confirmation. Sensitive arguments arrive masked.
-type ConfirmRequest struct {
-	ExecutionID string         `json:"executionId"`
-	Action      string         `json:"action"`
-	Description string         `json:"description"`
-	Risk        receipt.Risk   `json:"risk"`
-	Step        string         `json:"step,omitempty"`
-	Args        map[string]any `json:"args"`
-}
-
 type policyKind int
 
 const (
@@ -192,7 +179,10 @@ func NoConfirmationChannel() Option {
 	return func(s *settings) { s.policy = policy{kind: policyNoChannel} }
 }
 
-// ConfirmWith answers each confirmation with fn's verdict.
+// ConfirmWith answers each confirmation with fn's verdict. A panic in fn —
+// a failed Gomega assertion included, with no `defer GinkgoRecover()`
+// needed — is a denial, and fails the spec when the call returns (the
+// rule of every callback of the harness, HandoffWith's too).
 func ConfirmWith(fn func(ConfirmRequest) bool) Option {
 	return func(s *settings) { s.policy = policy{kind: policyFunc, fn: fn} }
 }

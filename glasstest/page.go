@@ -2,16 +2,20 @@ package glasstest
 
 import (
 	"crypto/rand"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
 
+	"github.com/glassworks/glass/internal/browser"
+	"github.com/glassworks/glass/internal/evidence"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -33,99 +37,33 @@ const hostBinding = "__glassHostCall"
 // wrapped JSON.stringify sees the request, never the nonce.
 // runtimeReplaced pins the runtime global the first time the harness looks
 // at it and afterwards tells whether a page script has swapped it.
-const hostScript = `(() => {
-  const call = globalThis.` + hostBinding + `;
-  if (typeof call !== "function" || globalThis.glassHost) return;
-  const stringify = JSON.stringify, parse = JSON.parse;
-  const head = %q;
-  const send = (type, request) => {
-    let body;
-    try { body = stringify(request); } catch (_) { body = undefined; }
-    if (typeof body !== "string") body = "null";
-    return call(head + type + '","request":' + body + "}").then((s) => parse(s));
-  };
-  const host = { protocol: "glass.page/v1" };
-  if (%s) host.confirm = (request) => send("confirm", request);
-  host.handoff = (request) => send("handoff", request);
-  let pinned, isPinned = false;
-  Object.defineProperty(host, "runtimeReplaced", { enumerable: false, value: (rt) => {
-    if (!isPinned) { pinned = rt; isPinned = true; return false; }
-    return rt !== pinned;
-  } });
-  Object.defineProperty(globalThis, "glassHost", { value: Object.freeze(host), writable: false, configurable: false, enumerable: false });
-})();`
+//
+// js/host.js is the script; GLASS_HEAD and GLASS_WITH_CONFIRM are filled
+// in for each page (Page.hostScript), and it calls the binding by the
+// name hostBinding gives it.
+//
+//go:embed js/host.js
+var hostScript string
 
 // bridgeScript calls execute (or resume) on the runtime's global and
 // returns the receipt as JSON text, or a {"$glass": …} marker naming what
 // went wrong on the page side. A synchronous throw and an asynchronous
 // rejection are told apart, and nothing the page hands back (a getter, an
 // error whose toString throws) can make the script itself fail.
-const bridgeScript = `async ([method, id, args, options, maxBytes]) => {
-  const mark = (kind, extra) => Object.assign({ "$glass": kind }, extra || {});
-  const text = (e, n) => { try { return String(e && e.message !== undefined ? e.message : e).slice(0, n); } catch (_) { return "(unprintable)"; } };
-  let rt, fn;
-  try {
-    rt = globalThis.glassRuntime;
-    if (!rt || (typeof rt !== "object" && typeof rt !== "function") || typeof rt[method] !== "function") return mark("missing");
-    const host = globalThis.glassHost;
-    if (host && typeof host.runtimeReplaced === "function" && host.runtimeReplaced(rt)) return mark("replaced");
-    if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
-    fn = rt[method];
-  } catch (e) {
-    return mark("inspect", { message: text(e, 200) });
-  }
-  let pending;
-  try {
-    pending = method === "resume" ? fn.call(rt, id, options) : fn.call(rt, id, args, options);
-  } catch (e) {
-    return mark("threw", { message: text(e, 500) });
-  }
-  let r;
-  try {
-    r = await pending;
-  } catch (e) {
-    return mark("rejected", { message: text(e, 500) });
-  }
-  let s;
-  try {
-    s = typeof r === "string" ? r : JSON.stringify(r);
-  } catch (e) {
-    return mark("unserializable", { message: text(e, 200) });
-  }
-  if (typeof s !== "string") return mark("empty");
-  if (s.length > maxBytes) return mark("toolarge", { size: s.length });
-  return s;
-}`
+//
+//go:embed js/bridge.js
+var bridgeScript string
 
-const snapshotScript = `async ([options, maxBytes]) => {
-  const mark = (kind, extra) => Object.assign({ "$glass": kind }, extra || {});
-  const text = (e, n) => { try { return String(e && e.message !== undefined ? e.message : e).slice(0, n); } catch (_) { return "(unprintable)"; } };
-  let s;
-  try {
-    const rt = globalThis.glassRuntime;
-    if (!rt || typeof rt !== "object" || typeof rt.snapshot !== "function") return mark("missing");
-    const host = globalThis.glassHost;
-    if (host && typeof host.runtimeReplaced === "function" && host.runtimeReplaced(rt)) return mark("replaced");
-    if (rt.protocol !== "glass.page/v1") return mark("protocol", { got: String(rt.protocol).slice(0, 80) });
-    const v = await rt.snapshot(options);
-    s = typeof v === "string" ? v : JSON.stringify(v);
-  } catch (e) {
-    return mark("snapshotfailed", { message: text(e, 500) });
-  }
-  if (typeof s !== "string") return mark("empty");
-  if (s.length > maxBytes) return mark("toolarge", { size: s.length });
-  return s;
-}`
+// snapshotScript reads the runtime's snapshot as JSON text, or a
+// {"$glass": …} marker, as bridgeScript does.
+//
+//go:embed js/snapshot.js
+var snapshotScript string
 
 // readyScript waits for the runtime and pins it (see hostScript).
-const readyScript = `async () => {
-  const rt = globalThis.glassRuntime;
-  if (!rt || typeof rt !== "object") return "";
-  if (typeof rt.ready === "function") await rt.ready();
-  const host = globalThis.glassHost;
-  if (host && typeof host.runtimeReplaced === "function") host.runtimeReplaced(globalThis.glassRuntime);
-  return String(rt.protocol);
-}`
+//
+//go:embed js/ready.js
+var readyScript string
 
 // Page is one page of the app under test in its own browser context: the
 // harness plays the agent runtime around the page's runtime.
@@ -146,11 +84,13 @@ type Page struct {
 	// nonce marks the host channel's own messages (see hostScript).
 	nonce string
 	// evidence is set by Open: what to keep when the spec fails.
-	evidence *evidence
-	// Guarded by mu: approvals by ticket (index in confirmations), panics
-	// of ConfirmWith functions by execution, whether the trace was saved.
+	evidence *specEvidence
+	// Guarded by mu: approvals by ticket (index in confirmations), the
+	// spec's own failures during a call by execution (a panicking
+	// callback, arguments that cannot be sent), whether the trace was
+	// saved.
 	tickets      map[string]int
-	panics       map[string]error
+	failures     map[string]error
 	traceStopped bool
 	secretValues map[string]bool
 
@@ -186,11 +126,11 @@ func OpenPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 }
 
 func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
-	if b == nil || b.browser == nil {
+	if !browser.Started(b) {
 		return nil, errors.New("glasstest: open: no browser")
 	}
 	s := defaults().forPage(opts)
-	ctx, err := b.browser.NewContext(playwright.BrowserNewContextOptions{})
+	ctx, err := b.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)
 	}
@@ -203,7 +143,7 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		pending:  map[string]*pendingCall{},
 		calls:    map[*receipt.Receipt]issuedCall{},
 		tickets:  map[string]int{},
-		panics:   map[string]error{},
+		failures: map[string]error{},
 		nonce:    newID("n_"),
 		fail:     func(error) {},
 	}
@@ -212,7 +152,7 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 	}
 	if s.trace {
-		if err := startTrace(ctx); err != nil {
+		if err := evidence.StartTrace(ctx); err != nil {
 			_ = ctx.Close()
 			return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 		}
@@ -284,7 +224,7 @@ func (p *Page) hostScript() string {
 	}
 	// The nonce is letters, digits and "_": it needs no escaping in JSON.
 	head := `{"nonce":"` + p.nonce + `","type":"`
-	return fmt.Sprintf(hostScript, head, withConfirm)
+	return strings.NewReplacer("GLASS_HEAD", strconv.Quote(head), "GLASS_WITH_CONFIRM", withConfirm).Replace(hostScript)
 }
 
 // Close closes the page's browser context. Closing twice does nothing.

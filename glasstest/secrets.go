@@ -1,16 +1,7 @@
 package glasstest
 
 import (
-	"archive/zip"
-	"bytes"
-	"crypto/sha1"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/glassworks/glass/internal/scrub"
@@ -99,112 +90,4 @@ func (p *Page) secretSet() *scrub.Set {
 		values = append(values, v)
 	}
 	return scrub.New(values...)
-}
-
-// errTraceEntryName is why a trace is not kept whose entry is named with
-// a sensitive value: a name cannot be masked without breaking the
-// references to it. Playwright names entries for their content's hash,
-// so it does not happen unless the page found a way to choose a name.
-var errTraceEntryName = errors.New("the name of an entry holds a sensitive value")
-
-// scrubTrace writes the Playwright trace at src to dst with every sensitive
-// value of set replaced in every entry, text or not. A resource of a trace
-// is named for the SHA-1 of its content, which for a content that held a
-// value would let whoever guesses the rest of it test guesses of the value
-// (a PIN in a request body, say): a resource the scrubbing changed is
-// renamed for the SHA-1 of what is kept, and every reference to it in the
-// other entries follows. dst is written whole or not at all.
-func scrubTrace(src, dst string, set *scrub.Set) error {
-	zr, err := zip.OpenReader(src)
-	if err != nil {
-		return err
-	}
-	defer zr.Close()
-	type entry struct {
-		header zip.FileHeader
-		body   []byte
-	}
-	entries := make([]entry, 0, len(zr.File))
-	renames := map[string]string{}
-	for _, f := range zr.File {
-		if set.ContainsString(f.Name) {
-			return errTraceEntryName
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return fmt.Errorf("read entry %q: %w", f.Name, err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return fmt.Errorf("read entry %q: %w", f.Name, err)
-		}
-		e := entry{header: zip.FileHeader{Name: f.Name, Method: f.Method, Modified: f.Modified}, body: set.Replace(b, masked)}
-		if old, ok := resourceHash(f.Name); ok && !bytes.Equal(e.body, b) {
-			// SHA-1 because Playwright names resources so; the trace viewer
-			// finds them by these names.
-			sum := sha1.Sum(e.body)
-			renames[old] = hex.EncodeToString(sum[:])
-			e.header.Name = strings.Replace(f.Name, old, renames[old], 1)
-		}
-		entries = append(entries, e)
-	}
-
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".scrub-*.zip")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	zw := zip.NewWriter(tmp)
-	written := map[string]bool{}
-	for _, e := range entries {
-		// Two resources the scrubbing made equal have one name now, and
-		// one content.
-		if written[e.header.Name] {
-			continue
-		}
-		written[e.header.Name] = true
-		body := e.body
-		for old, renamed := range renames {
-			body = bytes.ReplaceAll(body, []byte(old), []byte(renamed))
-		}
-		// The new hashes are hex digits in the place of others: should
-		// they spell a value after all, the trace is not kept.
-		if !bytes.Equal(body, e.body) && set.Contains(body) {
-			return fmt.Errorf("entry %q: a renamed resource's hash spells a sensitive value", e.header.Name)
-		}
-		e.body = body
-		w, err := zw.CreateHeader(&e.header)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(e.body); err != nil {
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return fmt.Errorf("replace the trace: %w", err)
-	}
-	return nil
-}
-
-// resourceHash returns the SHA-1 a trace resource is named for
-// ("resources/<40 hex digits>[.ext]").
-func resourceHash(name string) (string, bool) {
-	const prefix = "resources/"
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok || len(rest) < 40 {
-		return "", false
-	}
-	h := rest[:40]
-	if _, err := hex.DecodeString(h); err != nil || len(rest) > 40 && rest[40] != '.' {
-		return "", false
-	}
-	return h, true
 }

@@ -31,13 +31,18 @@
 //   - the page's declared capability surface against a reviewed
 //     baseline: MatchSurface, which takes a page or a snapshot rather
 //     than a receipt (docs/surface.md).
+//   - what the runtime asked the user: HaveAskedConfirmation and
+//     HaveAskedConfirmationFor, narrowed by Approved, Denied, WithMasked
+//     and Times, which take a page (a Confirmer), its host's records or a
+//     receipt.
 //
 // # Inputs and arguments
 //
 // Every matcher but MatchSurface accepts a receipt.Receipt, a
 // *receipt.Receipt (what glasstest's Page.Do returns), a Receipter, or
 // receipt JSON as []byte, string or json.RawMessage, decoded with
-// receipt.Decode. Anything else is
+// receipt.Decode; the confirmation matchers take a page or its host's
+// records (page.Confirmations()) too. Anything else is
 // a matcher error that names the matcher and the type it got. Arguments
 // that name ids, keys, texts, codes or phases take a plain value or a
 // Gomega matcher; codes, phases, fidelity levels and recovery strategies

@@ -15,7 +15,7 @@ var _ = Describe("Step 3: a dangerous action, and the user decides", func() {
 		r := page.Do("remove@t9", nil)
 		Expect(r).To(SatisfyExpectation("The task is no longer in the list"))
 		Expect(r).To(HaveChanged(Records(Removed("t9"), Total(12, 11))))
-		Expect(page.Confirmations()).To(HaveLen(1))
+		Expect(page).To(HaveAskedConfirmationFor("remove@t9", Approved(), Times(1)))
 	})
 
 	It("changes nothing when the user says no", func() {
@@ -25,5 +25,6 @@ var _ = Describe("Step 3: a dangerous action, and the user decides", func() {
 		Expect(r).To(FailAtPhase(receipt.PhasePolicy))
 		Expect(r).To(HaveNotStarted())
 		Expect(page.Snapshot()).To(Equal(before))
+		Expect(page).To(HaveAskedConfirmationFor("remove@t9", Denied()))
 	})
 })

@@ -14,7 +14,6 @@ import (
 // from their authenticator app, with real input.
 func theUser(code string) glasstest.Option {
 	return glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
-		defer GinkgoRecover()
 		Expect(h.Page().GetByLabel("Code from your authenticator app").Fill(code)).To(Succeed())
 		Expect(h.Page().GetByRole("button", playwright.PageGetByRoleOptions{Name: "Verify"}).Click()).To(Succeed())
 		return glasstest.HandoffCompleted

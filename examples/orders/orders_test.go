@@ -18,7 +18,6 @@ import (
 // The card number never passes through the agent.
 func theUser(card string) glasstest.Option {
 	return glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
-		defer GinkgoRecover()
 		order := h.Request.Action[len("pay@"):]
 		Expect(h.Page().GetByLabel("Card number for " + order).Fill(card)).To(Succeed())
 		Expect(h.Page().GetByRole("button", playwright.PageGetByRoleOptions{Name: "Pay " + order}).Click()).To(Succeed())

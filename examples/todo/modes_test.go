@@ -22,7 +22,6 @@ import (
 // their authenticator app and type it, with real input.
 func theUser(code string) glasstest.Option {
 	return glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {
-		defer GinkgoRecover()
 		Expect(h.Page().GetByLabel("Code from your authenticator app").Fill(code)).To(Succeed())
 		Expect(h.Page().GetByRole("button", playwright.PageGetByRoleOptions{Name: "Verify"}).Click()).To(Succeed())
 		// Like a person, they read the page's answer (its server's) before

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
@@ -78,6 +79,9 @@ type Session struct {
 	// will ask for them (see prefetch); background waits for them.
 	ahead      chan struct{}
 	background sync.WaitGroup
+	// ending is set once every check of the run has its verdict: a probe
+	// computed ahead that has not started by then never starts.
+	ending atomic.Bool
 }
 
 // memoEntry is one result the probes of a run share: a refusal, an
@@ -121,6 +125,9 @@ func (s *Session) prefetch(fns ...func()) {
 			defer s.background.Done()
 			s.ahead <- struct{}{}
 			defer func() { <-s.ahead }()
+			if s.ending.Load() {
+				return
+			}
 			fn()
 		}()
 	}
@@ -289,10 +296,15 @@ func (s *Session) Protocol() string { return s.protocol }
 // InvalidSnapshot says why the page's snapshot did not decode, or "".
 func (s *Session) InvalidSnapshot() string { return s.invalidSnapshot }
 
-// Wait waits for the probes computed ahead that no check asked for (a
-// check stopped at its first violation), so that nothing of a run
-// outlives it.
-func (s *Session) Wait() { s.background.Wait() }
+// Wait ends the run's probes computed ahead that no check asked for (a
+// check stopped at its first violation): those not started never start,
+// and Wait waits for those running, so that nothing of a run outlives it.
+// A mutant caught at its first violation does not pay for the rest of the
+// exercise. Call it only once every check has its verdict.
+func (s *Session) Wait() {
+	s.ending.Store(true)
+	s.background.Wait()
+}
 
 // Hide replaces every sensitive value the probes passed in f's message and
 // evidence (see secretSet).

@@ -1,6 +1,6 @@
 //go:build unix
 
-package glasstest
+package proc
 
 import (
 	"os/exec"
@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// inOwnGroup makes cmd the leader of a new process group, so that stopping
+// InOwnGroup makes cmd the leader of a new process group, so that stopping
 // it also stops what it started (`go run` runs a child binary, a shell runs
 // the real server, a Playwright server runs browsers).
-func inOwnGroup(cmd *exec.Cmd) {
+func InOwnGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
@@ -23,12 +23,14 @@ func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
 
-func terminateGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGTERM) }
+// TerminateGroup asks cmd's process group to end (SIGTERM).
+func TerminateGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGTERM) }
 
-func killGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGKILL) }
+// KillGroup kills cmd's process group (SIGKILL).
+func KillGroup(cmd *exec.Cmd) { signalGroup(cmd, syscall.SIGKILL) }
 
-// groupGone waits until no process of cmd's group is left, up to d.
-func groupGone(cmd *exec.Cmd, d time.Duration) bool {
+// GroupGone waits until no process of cmd's group is left, up to d.
+func GroupGone(cmd *exec.Cmd, d time.Duration) bool {
 	if cmd.Process == nil {
 		return true
 	}

@@ -1,4 +1,4 @@
-package glasstest
+package browser
 
 import (
 	"context"

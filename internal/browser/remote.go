@@ -1,4 +1,4 @@
-package glasstest
+package browser
 
 import (
 	"bufio"
@@ -13,13 +13,15 @@ import (
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
+
+	"github.com/glassworks/glass/internal/proc"
 )
 
 // connect gets a browser from a Playwright server. The launch options go in
 // the x-playwright-launch-options header, as Playwright's own clients send
 // them; a server started without --unsafe drops executablePath and args
 // and uses its own browser.
-func connect(cfg BrowserConfig) (*Browser, error) {
+func connect(cfg Config) (*Browser, error) {
 	pw, err := startDriver(cfg.Progress)
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func connect(cfg BrowserConfig) (*Browser, error) {
 
 // connectOverCDP attaches to a running Chromium. Its launch flags are
 // whatever it was started with; Glass cannot add DefaultArgs.
-func connectOverCDP(cfg BrowserConfig) (*Browser, error) {
+func connectOverCDP(cfg Config) (*Browser, error) {
 	pw, err := startDriver(cfg.Progress)
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func connectOverCDP(cfg BrowserConfig) (*Browser, error) {
 	return &Browser{pw: pw, browser: b, Executable: cfg.ConnectOverCDP, Mode: ModeCDP}, nil
 }
 
-func connectTimeout(cfg BrowserConfig) time.Duration {
+func connectTimeout(cfg Config) time.Duration {
 	if cfg.ConnectTimeout > 0 {
 		return cfg.ConnectTimeout
 	}
@@ -71,7 +73,7 @@ func connectTimeout(cfg BrowserConfig) time.Duration {
 
 // PlaywrightServer is a `playwright run-server` started by Glass on
 // loopback: one endpoint that any number of test processes (or machines,
-// behind a tunnel) connect to with BrowserConfig.Connect.
+// behind a tunnel) connect to with Config.Connect.
 type PlaywrightServer struct {
 	// WSEndpoint is the address to connect to (ws://127.0.0.1:PORT/).
 	WSEndpoint string
@@ -79,7 +81,7 @@ type PlaywrightServer struct {
 	cmd   *exec.Cmd
 	stdin io.Closer
 	done  chan struct{}
-	out   *lockedBuffer
+	out   *proc.Buffer
 	once  sync.Once
 	err   error
 }
@@ -90,7 +92,7 @@ const DefaultServerStartTimeout = 30 * time.Second
 
 // StartPlaywrightServer starts the Playwright driver's `run-server` on
 // 127.0.0.1 and an OS-picked port. The server runs with --unsafe so that
-// clients may name the Chromium to launch (BrowserConfig.Executable and
+// clients may name the Chromium to launch (Config.Executable and
 // Args); it listens on loopback only for that reason. Stop ends it.
 func StartPlaywrightServer() (*PlaywrightServer, error) {
 	d, err := playwright.NewDriver(driverOptions(nil))
@@ -101,7 +103,7 @@ func StartPlaywrightServer() (*PlaywrightServer, error) {
 		return nil, fmt.Errorf("glasstest: playwright server: %w", err)
 	}
 	cmd := d.Command("run-server", "--host", "127.0.0.1", "--port", "0", "--unsafe")
-	inOwnGroup(cmd)
+	proc.InOwnGroup(cmd)
 	// The browsers the server launches inherit its stderr; once the server
 	// has exited, Wait must not wait for them to let go of it.
 	cmd.WaitDelay = time.Second
@@ -113,7 +115,7 @@ func StartPlaywrightServer() (*PlaywrightServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: playwright server: %w", err)
 	}
-	out := &lockedBuffer{}
+	out := &proc.Buffer{}
 	cmd.Stderr = out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("glasstest: start the playwright server: %w", err)
@@ -143,10 +145,10 @@ func StartPlaywrightServer() (*PlaywrightServer, error) {
 		s.WSEndpoint = ep
 		return s, nil
 	case <-s.done:
-		return nil, fmt.Errorf("glasstest: the playwright server exited before listening: %v; output: %s", s.err, tail(out.String(), 2000))
+		return nil, fmt.Errorf("glasstest: the playwright server exited before listening: %v; output: %s", s.err, proc.Tail(out.String(), 2000))
 	case <-timer.C:
 		_ = s.Stop()
-		return nil, fmt.Errorf("glasstest: the playwright server did not listen within %s; output: %s", DefaultServerStartTimeout, tail(out.String(), 2000))
+		return nil, fmt.Errorf("glasstest: the playwright server did not listen within %s; output: %s", DefaultServerStartTimeout, proc.Tail(out.String(), 2000))
 	}
 }
 
@@ -171,12 +173,12 @@ func (s *PlaywrightServer) Stop() error {
 		select {
 		case <-s.done:
 		case <-timer.C:
-			killGroup(s.cmd)
+			proc.KillGroup(s.cmd)
 			<-s.done
 		}
-		if !groupGone(s.cmd, serverStopGrace) {
-			killGroup(s.cmd)
-			groupGone(s.cmd, time.Second)
+		if !proc.GroupGone(s.cmd, serverStopGrace) {
+			proc.KillGroup(s.cmd)
+			proc.GroupGone(s.cmd, time.Second)
 		}
 	})
 	var ee *exec.ExitError
@@ -188,10 +190,3 @@ func (s *PlaywrightServer) Stop() error {
 
 // Output is what the server printed so far.
 func (s *PlaywrightServer) Output() string { return s.out.String() }
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
-}
