@@ -78,8 +78,8 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	// The handler and the record see the request masked, like a
 	// confirmation request: a runtime that forgets to mask a sensitive
 	// value cannot leak it into the spec's handler or the evidence.
-	req, _ = maskHandoffRequest(req, secrets)
-	rec := HandoffRecord{Request: req, Solicited: call != nil}
+	req, hid := maskHandoffRequest(req, secrets)
+	rec := HandoffRecord{Request: req, Solicited: call != nil, SensitiveMasked: hid}
 	var ans handoffAnswer
 	switch {
 	case full:

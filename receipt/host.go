@@ -81,4 +81,9 @@ type HandoffRecord struct {
 	Outcome   HandoffOutcome
 	Reason    string
 	Solicited bool
+	// SensitiveMasked is true when the request arrived with a registered
+	// sensitive value in clear, which the host then masked: the runtime
+	// broke CONTRACT.md's sensitive.never-echoed (the conformance suite
+	// reads this).
+	SensitiveMasked bool
 }

@@ -241,6 +241,7 @@ var _ = Describe("Every execution mode on the Todo page", func() {
 			Expect(names).To(Equal(map[string]bool{
 				"remove": true, "add": true, "toggle": true, "edit": true, "edit.open": true, "edit.title": true,
 				"edit.priority": true, "edit.save": true, "edit.cancel": true, "filter": true, "export": true, "verify-identity": true,
+				"search": true, "sync": true, "dismiss": true, "clear-done": true, "clear-done.delete": true, "discard": true,
 			}))
 		})
 

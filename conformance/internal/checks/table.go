@@ -33,7 +33,7 @@ var Table = map[string]Check{
 	"args.sensitive-restored": {Run: calls.SensitiveRestored},
 	"policy.denied":           {Run: calls.RefusalCheck(probe.RefDenied, nil)},
 	"policy.no-channel":       {Run: calls.RefusalCheck(probe.RefNoChannel, nil)},
-	"envelope.stale-revision": {Run: calls.RefusalCheck(probe.RefStale, calls.StaleFields)},
+	"envelope.stale-revision": {Run: calls.StaleRevision},
 	"unavailable.reason":      {Run: calls.RefusalCheck(probe.RefUnavailable, calls.UnavailableReason)},
 
 	// Refusals as a whole.
@@ -91,6 +91,7 @@ var Table = map[string]Check{
 	"flow.step-failed":         {Run: stages.FlowStepFailed},
 	"flow.resume":              {Run: stages.FlowResume},
 	"flow.resume-unknown":      {Run: stages.FlowResumeUnknown},
+	"flow.step-only":           {Run: stages.FlowStepOnly},
 	"policy.flow-highest-risk": {Run: stages.FlowHighestRisk},
 	"policy.flow-reask":        {Run: stages.FlowReask},
 
@@ -102,6 +103,7 @@ var Table = map[string]Check{
 	"reveal.second-check":       {Run: stages.RevealSecondCheck},
 	"changed.window":            {Run: stages.ChangedWindow},
 	"verify.default-timeout":    {Run: stages.DefaultTimeout},
+	"verify.expectation-timing": {Run: stages.ExpectationTiming},
 	"verify.settle":             {Run: stages.Settle},
 
 	// The host: Glass's own harness, against the page under test

@@ -51,6 +51,8 @@ import (
 //	reveals:                   # element actions whose target must be revealed
 //	  - action: peek
 //	    outcome: shown         # shown (revealed, maybe re-rendered) or hidden
+//	capturingExpectations:     # actions whose expectation captures the
+//	  - action: add            #   page's state when it is built
 //
 // Parse and Load validate it and name the field of the
 // first mistake with its line.
@@ -66,6 +68,11 @@ type Manifest struct {
 	// the action's reveal ran: Outcome says whether the reveal shows it
 	// (shown) or leaves it hidden (hidden).
 	Reveals []Scenario `json:"reveals,omitempty"`
+	// CapturingExpectations names calls of actions whose expectation
+	// captures the page's state when it is built ("one task fewer than
+	// now"): built at any other time than after stage 5 and before stage
+	// 6 (for a flow, before its first step), it does not come true.
+	CapturingExpectations []Scenario `json:"capturingExpectations,omitempty"`
 }
 
 // Scenario is one call the manifest asks for: an action, the page it runs
@@ -143,14 +150,15 @@ func Parse(name string, data []byte) (*Manifest, error) {
 // is a field the text gives (so that a zero can be told from an absent
 // field).
 type document struct {
-	Version             *int                      `yaml:"version"`
-	Args                map[string]map[string]any `yaml:"args"`
-	Skip                []string                  `yaml:"skip"`
-	ExpectationFailures []scenarioDoc             `yaml:"expectationFailures"`
-	ExecutionFailures   []scenarioDoc             `yaml:"executionFailures"`
-	FlowFailures        []scenarioDoc             `yaml:"flowFailures"`
-	Handoffs            []scenarioDoc             `yaml:"handoffs"`
-	Reveals             []scenarioDoc             `yaml:"reveals"`
+	Version               *int                      `yaml:"version"`
+	Args                  map[string]map[string]any `yaml:"args"`
+	Skip                  []string                  `yaml:"skip"`
+	ExpectationFailures   []scenarioDoc             `yaml:"expectationFailures"`
+	ExecutionFailures     []scenarioDoc             `yaml:"executionFailures"`
+	FlowFailures          []scenarioDoc             `yaml:"flowFailures"`
+	Handoffs              []scenarioDoc             `yaml:"handoffs"`
+	Reveals               []scenarioDoc             `yaml:"reveals"`
+	CapturingExpectations []scenarioDoc             `yaml:"capturingExpectations"`
 }
 
 // scenarioDoc is one entry of a list of scenarios; which fields a list
@@ -232,7 +240,7 @@ func want(path string, t reflect.Type) string {
 
 var (
 	indexRE = regexp.MustCompile(`\[\d+\]`)
-	listRE  = regexp.MustCompile(`^(?:expectationFailures|executionFailures|flowFailures|handoffs|reveals)((?:\[\])?(?:\.\w+)?)$`)
+	listRE  = regexp.MustCompile(`^(?:expectationFailures|executionFailures|flowFailures|handoffs|reveals|capturingExpectations)((?:\[\])?(?:\.\w+)?)$`)
 	argRE   = regexp.MustCompile(`^args\.[^.]+$`)
 )
 
@@ -403,6 +411,7 @@ func (d *document) validate(s *source) (*Manifest, error) {
 		{"flowFailures", d.FlowFailures, &m.FlowFailures, true, nil},
 		{"handoffs", d.Handoffs, &m.Handoffs, false, HandoffOutcomes},
 		{"reveals", d.Reveals, &m.Reveals, false, RevealOutcomes},
+		{"capturingExpectations", d.CapturingExpectations, &m.CapturingExpectations, false, nil},
 	} {
 		if *l.into, err = s.scenarios(l.list, l.field, l.flow, l.outcomes); err != nil {
 			return nil, err

@@ -37,19 +37,24 @@ handoffs:
   - action: verify
     outcome: cancelled
     url: http://127.0.0.1:8080/verify
+capturingExpectations:
+  - action: add
+    args: {title: Counted}
+  - action: clear-done
 `
 	m, err := Parse("m.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Manifest{
-		Version:             1,
-		Args:                map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
-		Skip:                []string{"pay@*"},
-		ExpectationFailures: []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale"}},
-		ExecutionFailures:   []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
-		FlowFailures:        []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
-		Handoffs:            []Scenario{{Action: "verify", Outcome: "cancelled", URL: "http://127.0.0.1:8080/verify"}},
+		Version:               1,
+		Args:                  map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
+		Skip:                  []string{"pay@*"},
+		ExpectationFailures:   []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale"}},
+		ExecutionFailures:     []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
+		FlowFailures:          []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
+		Handoffs:              []Scenario{{Action: "verify", Outcome: "cancelled", URL: "http://127.0.0.1:8080/verify"}},
+		CapturingExpectations: []Scenario{{Action: "add", Args: map[string]any{"title": "Counted"}}, {Action: "clear-done"}},
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("got  %+v\nwant %+v", m, want)
@@ -88,6 +93,8 @@ func TestManifestErrorsNameTheFieldAndLine(t *testing.T) {
 		{"flow without step", "flowFailures:\n  - action: a\n", `flowFailures[0].step: required`},
 		{"flow with step 0", "flowFailures:\n  - action: a\n    step: 0\n", `flowFailures[0].step: want a step number ≥ 1, got "0"`},
 		{"handoff with bad outcome", "handoffs:\n  - action: a\n    outcome: maybe\n", `handoffs[0].outcome: want one of completed, cancelled, timeout, failed, got "maybe"`},
+		{"capturing expectation with an outcome", "capturingExpectations:\n  - action: add\n    outcome: shown\n", `line 3: capturingExpectations[0]: unknown field "outcome" (want action, url, args)`},
+		{"capturing expectations not a list", "capturingExpectations: add\n", `line 1: capturingExpectations: want a list of {action, url, args}, got "add"`},
 		{"field given twice", "skip: []\nskip: []\n", `skip: given twice`},
 		{"not YAML", "args: [unclosed\n", `manifest "m": invalid manifest: `},
 	}

@@ -12,19 +12,33 @@ import (
 )
 
 // MaxExercised bounds how many actions the exercise may call.
-const MaxExercised = 16
+const MaxExercised = 20
 
 // Exercised is one call the exercise made to succeed: an available action
 // with valid arguments, the confirmation approved, on a fresh page between
 // two witnesses.
 type Exercised struct {
-	Action        receipt.ActionInfo
-	Args          any
-	Secret        string
-	Receipt       *receipt.Receipt
+	Action  receipt.ActionInfo
+	Args    any
+	Secret  string
+	Receipt *receipt.Receipt
+	// ByRuntime is false when the harness wrote the receipt (no receipt of
+	// the runtime's came back); the walks over the exercise leave such
+	// calls out (Each).
+	ByRuntime     bool
 	Before, After *Witness
+	// Settled is the page model once the page went quiet after the call
+	// (the harness's own settle wait), for a write; nil otherwise.
+	Settled       *Witness
 	DOMWitness    bool
 	Confirmations []glasstest.ConfirmationRecord
+	// Stage6 is the runtime's snapshot when the first input event of an
+	// element action's call fired: the moment its execution started.
+	Stage6 Stage6
+	// Timeline is the states the page model went through during the call,
+	// kept only by the calls that look for the runtime's before window
+	// (Window).
+	Timeline *Timeline
 }
 
 // Planned is one call the exercise may make.
@@ -55,6 +69,9 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 			}
 			switch {
 			case tools[tool] || !a.Available:
+				continue
+			case a.StepOnly:
+				out.notes = append(out.notes, a.ID+": step-only, run by its flow")
 				continue
 			case a.Kind == receipt.KindHandoff:
 				out.notes = append(out.notes, a.ID+": a hand-off needs a user (name it in the manifest's handoffs)")
@@ -91,7 +108,7 @@ func (p *Probe) Call(pl Planned) (*Exercised, error) {
 		// The call's page belongs to no single check: it is closed at once.
 		q := &Probe{s: p.s, Transport: p.Transport}
 		defer q.Close()
-		return q.exerciseOne(pl)
+		return q.exerciseOne(pl, false)
 	})
 	if err != nil {
 		return nil, err
@@ -119,6 +136,11 @@ func (p *Probe) Each(keep func(receipt.ActionInfo) bool, fn func(*Exercised) boo
 		if err != nil {
 			return err
 		}
+		if !e.ByRuntime {
+			// The harness wrote the receipt: there is no runtime receipt
+			// to judge (the transport's own rules say why).
+			continue
+		}
 		if !fn(e) {
 			return nil
 		}
@@ -134,7 +156,7 @@ func IsRead(a receipt.ActionInfo) bool { return a.Risk == receipt.RiskRead }
 
 func IsWrite(a receipt.ActionInfo) bool { return a.Risk != receipt.RiskRead }
 
-func (p *Probe) exerciseOne(pl Planned) (*Exercised, error) {
+func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	opts := []glasstest.PageOption{glasstest.Approve()}
 	if pl.Secret != "" {
 		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
@@ -149,13 +171,47 @@ func (p *Probe) exerciseOne(pl Planned) (*Exercised, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := pg.Do(pl.Action.ID, pl.Args)
-	after, err := pg.Witness(aria)
-	if err != nil {
+	element := pl.Action.Kind == receipt.KindElement
+	if element {
+		if err := pg.WatchStage6(); err != nil {
+			return nil, err
+		}
+	}
+	if timeline {
+		if err := pg.WatchTimeline(); err != nil {
+			return nil, err
+		}
+	}
+	r, byRuntime := pg.DoAnswered(pl.Action.ID, pl.Args)
+	e := &Exercised{Action: pl.Action, Args: pl.Args, Secret: pl.Secret, Receipt: r, ByRuntime: byRuntime, Before: before,
+		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}
+	if timeline {
+		t, err := pg.ReadTimeline()
+		if err != nil {
+			return nil, err
+		}
+		e.Timeline = &t
+	}
+	if e.After, err = pg.Witness(aria); err != nil {
 		return nil, err
 	}
-	return &Exercised{Action: pl.Action, Args: pl.Args, Secret: pl.Secret, Receipt: r, Before: before, After: after,
-		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}, nil
+	if element {
+		if e.Stage6, err = pg.ReadStage6(); err != nil {
+			return nil, err
+		}
+	}
+	if IsWrite(pl.Action) && r.Result.OK {
+		// verify.settle: what the page settles on once it goes quiet must
+		// already be in the receipt.
+		if err := pg.WaitQuiet(); err != nil {
+			return nil, err
+		}
+		if e.Settled, err = pg.Witness(false); err != nil {
+			return nil, err
+		}
+	}
+	e.Confirmations = pg.Harness.Confirmations()
+	return e, nil
 }
 
 // UsesSecret reports whether args pass the probe's sensitive value.

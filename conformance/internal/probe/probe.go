@@ -46,7 +46,7 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 		return nil, err
 	}
 	p.pages = append(p.pages, g)
-	return &Page{Harness: g, p: p}, nil
+	return &Page{Harness: g, p: p, n: p.s.pageNumber()}, nil
 }
 
 // Close closes every page the probe opened.
@@ -76,25 +76,62 @@ func (s *Session) resolve(ref string) (string, error) {
 type Page struct {
 	Harness *glasstest.Page
 	p       *Probe
+	// n tells the run's pages apart (Seen.Page).
+	n int
 }
 
-// Do calls id and records the receipt in the run.
+// Do calls id and records the receipt in the run: the runtime's own
+// answer (see Answered).
 func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.Receipt {
-	r := pg.RuntimeAnswer(pg.Harness.Do(id, args, opts...))
-	a, declared := pg.p.Base().Action(id)
-	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id})
+	r, _ := pg.DoAnswered(id, args, opts...)
 	return r
 }
 
-// RuntimeAnswer is the runtime's own receipt behind r: the checks judge
-// the runtime, not what the host made of its answer (a receipt of another
-// execution refused, available actions added). A harness receipt, where
-// the runtime gave none, is judged as it is.
-func (pg *Page) RuntimeAnswer(r *receipt.Receipt) *receipt.Receipt {
-	if answer, ok := pg.Harness.Answer(r); ok {
-		return answer
+// DoAnswered is Do, and whether the runtime wrote the receipt (false: the
+// harness wrote it for a failure of its own, or as a WebMCP client that
+// stopped before calling a tool).
+func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*receipt.Receipt, bool) {
+	h := pg.Harness.Do(id, args, opts...)
+	r, byRuntime := pg.Answered(h)
+	a, declared := pg.p.Base().Action(id)
+	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n}
+	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
+		sn.Issued = h.ExecutionID
 	}
+	pg.p.s.record(sn)
+	return r, byRuntime
+}
+
+// Resume resumes handle and records the receipt in the run, as the
+// resume of flow (the zero ActionInfo when the handle names no flow the
+// probe knows).
+func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
+	h := pg.Harness.Resume(handle, opts...)
+	r, byRuntime := pg.Answered(h)
+	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n}
+	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
+		sn.Issued = h.ExecutionID
+	}
+	pg.p.s.record(sn)
 	return r
+}
+
+// RuntimeAnswer is the runtime's own receipt behind r (see Answered).
+func (pg *Page) RuntimeAnswer(r *receipt.Receipt) *receipt.Receipt {
+	a, _ := pg.Answered(r)
+	return a
+}
+
+// Answered is the runtime's own receipt behind r: the checks judge the
+// runtime, not what the host made of its answer (a receipt of another
+// execution refused, available actions added). byRuntime is false when
+// the runtime gave no receipt and r is the harness's own: the checks of
+// runtime rules do not judge it as the runtime's.
+func (pg *Page) Answered(r *receipt.Receipt) (answer *receipt.Receipt, byRuntime bool) {
+	if answer, ok := pg.Harness.Answer(r); ok {
+		return answer, true
+	}
+	return r, false
 }
 
 // Witness is the page as the harness sees it, independently of any

@@ -2,7 +2,6 @@ package probe
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -48,15 +47,6 @@ func TestModelDiffNamesWhatChanged(t *testing.T) {
 	}
 	if d := ModelDiff(a, a); len(d) != 0 {
 		t.Errorf("a snapshot differs from itself: %v", d)
-	}
-}
-
-func TestControlNamesFromAnAriaSnapshot(t *testing.T) {
-	aria := "- heading \"Notes\" [level=1]\n- list \"Notes\":\n  - listitem:\n    - text: Note 01 home\n    - button \"Delete Note 01\": Delete\n  - link \"Help \\\"me\\\"\" [cursor=pointer]:\n    - /url: /help\n- button \"OK\""
-	got := ControlNames(aria)
-	want := []string{"Delete Note 01", `Help "me"`, "OK"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("controlNames = %q, want %q", got, want)
 	}
 }
 

@@ -1,8 +1,10 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,9 +37,13 @@ type PlannedCall struct {
 	// CallOpts derives options from the page as it is just before the call
 	// (the stale-revision probe needs the current revision).
 	CallOpts func(before *Witness) []glasstest.CallOption
-	// idFrom, when set, derives the id to call from the page as it is just
-	// before the call; ok false means the page offers none.
-	IDFrom func(before *Witness) (id string, ok bool)
+	// IDsFrom, when set, derives the ids to call from the page as it is
+	// just before the calls, one call each; none means the page offers
+	// none, and why says so.
+	IDsFrom func(pg *Page, before *Witness) (ids []string, why string, err error)
+	// Undeclared is the undeclared action id the call names, when it
+	// names one through a folded tool (a record that names no row).
+	Undeclared string
 }
 
 // The refusal kinds, by name.
@@ -47,6 +53,8 @@ const (
 	RefMissing     = "missing required field"
 	RefWrongType   = "wrong type"
 	RefOutsideEnum = "value outside the enum"
+	RefNoArgs      = "no arguments for required fields"
+	RefFraction    = "fraction for an integer"
 	RefDenied      = "denied confirmation"
 	RefNoChannel   = "no confirmation channel"
 	RefStale       = "stale expected revision"
@@ -64,6 +72,8 @@ var Refusals = []Refusal{
 	{RefSecretName, receipt.CodeInvalidArgs, planSecretName},
 	{RefMissing, receipt.CodeInvalidParams, planMissing},
 	{RefWrongType, receipt.CodeInvalidParams, planWrongType},
+	{RefFraction, receipt.CodeInvalidParams, planFraction},
+	{RefNoArgs, receipt.CodeInvalidParams, planNoArgs},
 	{RefOutsideEnum, receipt.CodeInvalidParams, planOutsideEnum},
 	{RefDenied, receipt.CodePermissionDenied, PlanDenied},
 	{RefNoChannel, receipt.CodePermissionDenied, planNoChannel},
@@ -89,10 +99,12 @@ func NeedsConfirmation(a receipt.ActionInfo) bool {
 // Candidates returns the declared actions in the order the probes prefer
 // them: available ones that need confirmation first (so that a runtime
 // that asks before validating is caught), then other available ones.
+// Hand-offs and step-only actions (which no agent calls directly) are
+// left out.
 func (p *Probe) Candidates() []receipt.ActionInfo {
 	var first, rest []receipt.ActionInfo
 	for _, a := range p.Base().Actions.Items {
-		if !a.Available || a.Kind == receipt.KindHandoff {
+		if !a.Available || a.Kind == receipt.KindHandoff || a.StepOnly {
 			continue
 		}
 		if NeedsConfirmation(a) {
@@ -133,51 +145,159 @@ func (p *Probe) ValidArgs(a receipt.ActionInfo, secret string) (map[string]any, 
 	return m, nil
 }
 
-// PlanUnknown calls an id the page does not declare.
-func PlanUnknown(p *Probe) (*PlannedCall, string) {
+// UndeclaredID is an action id the page does not declare.
+func UndeclaredID(s *receipt.Snapshot) string {
 	id := "glass-probe.no-such-action"
 	for n := 2; ; n++ {
-		if _, declared := p.Base().Action(id); !declared {
-			break
+		if _, declared := s.Action(id); !declared {
+			return id
 		}
 		id = fmt.Sprintf("glass-probe.no-such-action-%d", n)
 	}
-	return &PlannedCall{ID: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}, ""
 }
 
-// planControlName calls, as an action id, the accessible name of a control
-// the page shows: a runtime that falls back to searching the DOM for a
-// similar control would press it.
+// UnknownRecord is the record the probes name in a folded tool's call
+// when they want an undeclared row action.
+const UnknownRecord = "glass-probe-no-such-row"
+
+// FoldedTool is a tool that folds the page's row actions, and the id a
+// call of it with UnknownRecord names; ok is false when the page declares
+// no row actions.
+func FoldedTool(s *receipt.Snapshot) (tool, undeclared string, ok bool) {
+	for _, a := range s.Actions.Items {
+		if a.Tool == "" || a.Record == "" || a.StepOnly {
+			continue
+		}
+		name, _, _ := strings.Cut(a.ID, "@")
+		id := name + "@" + UnknownRecord
+		if _, declared := s.Action(id); !declared {
+			return a.Tool, id, true
+		}
+	}
+	return "", "", false
+}
+
+// PlanUnknown calls an id the page does not declare. Over WebMCP, where
+// only registered tools can be called, it is a folded tool called with a
+// record that names no row (CONTRACT.md §6.4: that runs name@record,
+// which fails ACTION_NOT_FOUND).
+func PlanUnknown(p *Probe) (*PlannedCall, string) {
+	if p.Transport == glasstest.TransportWebMCP {
+		tool, id, ok := FoldedTool(p.Base())
+		if !ok {
+			return nil, "over WebMCP only a registered tool can be called: an undeclared id is reached through a folded tool's record, and the page declares no per-row actions (name@record)"
+		}
+		return &PlannedCall{ID: tool, Args: map[string]any{"record": UnknownRecord}, Undeclared: id,
+			Describe: fmt.Sprintf("call of the folded tool %s with the record %q, which names no row (%s)", tool, UnknownRecord, id)}, ""
+	}
+	id := UndeclaredID(p.Base())
+	return &PlannedCall{ID: id, Undeclared: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}, ""
+}
+
+// controlsScript lists the controls a user could operate now — enabled,
+// rendered, not inert — with the names a careless fallback would match an
+// id against: the text, the aria-label, the id and the name attributes.
+const controlsScript = `() => {
+  const sel = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=switch], [role=checkbox], [role=tab], [role=menuitem], [onclick]';
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (out.length >= 200) break;
+    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.closest("[inert], [hidden], [aria-hidden=true]")) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== "visible" || cs.display === "none" || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const names = [];
+    const add = (v) => { v = String(v || "").replace(/\s+/g, " ").trim(); if (v && v.length <= 128 && !names.includes(v)) names.push(v); };
+    add(el.textContent); add(el.getAttribute("aria-label")); add(el.id); add(el.getAttribute("name"));
+    if (el.matches("input[type=button], input[type=submit]")) add(el.value);
+    if (names.length) out.push({ names: names, inView: r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw, tag: el.tagName.toLowerCase() });
+  }
+  return JSON.stringify(out);
+}`
+
+// maxControls and maxControlIDs bound the control-name probe.
+const (
+	maxControls   = 6
+	maxControlIDs = 16
+)
+
+// planControlName calls, as action ids, the names of controls the page
+// shows enabled and in sight — their text, aria-label, id and name — on
+// one page: a runtime that falls back to searching the DOM for a similar
+// control would press one, and the page would change. Several controls,
+// and every name of each, so that no single control (a disabled one, one
+// that does nothing now) decides the rule.
 func planControlName(p *Probe) (*PlannedCall, string) {
-	c := &PlannedCall{Describe: "call of an undeclared id that names a control on the page"}
-	c.IDFrom = func(before *Witness) (string, bool) {
-		for _, name := range ControlNames(before.Aria) {
-			if _, declared := before.Snap.Action(name); !declared {
-				c.Describe = fmt.Sprintf("call of the undeclared id %q, the name of a control on the page", name)
-				return name, true
+	if p.Transport == glasstest.TransportWebMCP {
+		return nil, "over WebMCP only a registered tool can be called, so an undeclared id named like a control cannot reach the runtime (probed over the bridge)"
+	}
+	c := &PlannedCall{Describe: "calls of undeclared ids that name controls on the page"}
+	c.IDsFrom = func(pg *Page, before *Witness) ([]string, string, error) {
+		v, err := pg.Harness.Evaluate(controlsScript, nil)
+		if err != nil {
+			return nil, "", fmt.Errorf("list the page's controls: %w", err)
+		}
+		text, _ := v.(string)
+		var controls []struct {
+			Names  []string `json:"names"`
+			InView bool     `json:"inView"`
+			Tag    string   `json:"tag"`
+		}
+		if err := json.Unmarshal([]byte(text), &controls); err != nil {
+			return nil, "", fmt.Errorf("list the page's controls: %w", err)
+		}
+		// Controls in sight first, one of each tag before a second, so the
+		// probe spreads over what the page offers.
+		slices.SortStableFunc(controls, func(a, b struct {
+			Names  []string `json:"names"`
+			InView bool     `json:"inView"`
+			Tag    string   `json:"tag"`
+		}) int {
+			switch {
+			case a.InView && !b.InView:
+				return -1
+			case b.InView && !a.InView:
+				return 1
+			}
+			return 0
+		})
+		var picked [][]string
+		tags := map[string]int{}
+		for round := 0; round < 2 && len(picked) < maxControls; round++ {
+			for i := range controls {
+				ct := &controls[i]
+				if ct.Names == nil || tags[ct.Tag] > round || len(picked) == maxControls {
+					continue
+				}
+				tags[ct.Tag]++
+				picked = append(picked, ct.Names)
+				ct.Names = nil
 			}
 		}
-		return "", false
+		var ids []string
+		for _, names := range picked {
+			for _, n := range names {
+				if _, declared := before.Snap.Action(n); declared || slices.Contains(ids, n) || len(ids) == maxControlIDs {
+					continue
+				}
+				ids = append(ids, n)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, "the page shows no enabled control whose text, aria-label, id or name is not a declared action id", nil
+		}
+		c.Describe = fmt.Sprintf("calls of %d undeclared ids that name controls on the page (%s)", len(ids), strings.Join(quoteAll(ClipList(ids)), ", "))
+		return ids, "", nil
 	}
 	return c, ""
 }
 
-// ControlNames returns the accessible names of the buttons and links of an
-// aria snapshot, in page order.
-func ControlNames(aria string) []string {
-	var out []string
-	for _, line := range strings.Split(aria, "\n") {
-		t := strings.TrimPrefix(strings.TrimSpace(line), "- ")
-		for _, role := range []string{"button ", "link "} {
-			// - button "Delete Note 01": Delete
-			if rest, ok := strings.CutPrefix(t, role); ok {
-				if q, err := strconv.QuotedPrefix(rest); err == nil {
-					if name, err := strconv.Unquote(q); err == nil && name != "" {
-						out = append(out, name)
-					}
-				}
-			}
-		}
+func quoteAll(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = strconv.Quote(s)
 	}
 	return out
 }
@@ -272,6 +392,39 @@ func planWrongType(p *Probe) (*PlannedCall, string) {
 	})
 }
 
+// planFraction passes a number that is not an integer, within the
+// declared bounds, for an integer parameter: a type error of its own,
+// which a check of "is a number" lets through.
+func planFraction(p *Probe) (*PlannedCall, string) {
+	return planParam(p, "type integer", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if !prop.HasType("integer") || prop.HasType("number") {
+			return nil, "", false
+		}
+		v := 1.5
+		if prop.Minimum != nil {
+			v = math.Floor(*prop.Minimum) + 1.5
+		}
+		if prop.Maximum != nil && v > *prop.Maximum {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+	})
+}
+
+// planNoArgs calls an action that requires members with no arguments at
+// all: every required member is missing, not only one of several.
+func planNoArgs(p *Probe) (*PlannedCall, string) {
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Required) == 0 {
+			continue
+		}
+		return &PlannedCall{ID: a.ID, Args: map[string]any{}, Field: s.Required[0],
+			Describe: fmt.Sprintf("call of %s with no arguments, though it requires %s", a.ID, strings.Join(quoteAll(s.Required), ", "))}, ""
+	}
+	return nil, "no available action declares a required parameter"
+}
+
 func planOutsideEnum(p *Probe) (*PlannedCall, string) {
 	return planParam(p, "an enum", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
 		v, ok := prop.OutsideEnum()
@@ -338,7 +491,7 @@ func planStale(p *Probe) (*PlannedCall, string) {
 
 func planUnavailable(p *Probe) (*PlannedCall, string) {
 	for _, a := range p.Base().Actions.Items {
-		if a.Available || a.Kind == receipt.KindHandoff {
+		if a.Available || a.Kind == receipt.KindHandoff || a.StepOnly {
 			continue
 		}
 		args, err := p.ValidArgs(a, "")
@@ -353,8 +506,12 @@ func planUnavailable(p *Probe) (*PlannedCall, string) {
 
 // Refused is the record of one refusal probe.
 type Refused struct {
-	Call          *PlannedCall
-	Receipt       *receipt.Receipt
+	Call *PlannedCall
+	// Receipt is the call's receipt; of several calls, the first that did
+	// not end with the refusal's code, else the last.
+	Receipt *receipt.Receipt
+	// Calls lists the calls made, each with how it ended.
+	Calls         []string
 	Before, After *Witness
 	// DOMWitness is false when the page changed by itself between two
 	// witnesses taken back to back; only the page model is compared then.
@@ -410,19 +567,37 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	if call.CallOpts != nil {
 		opts = call.CallOpts(b2)
 	}
-	if call.IDFrom != nil {
-		id, ok := call.IDFrom(b2)
-		if !ok {
-			return nil, NotProbed("the page shows no button or link whose name is not a declared action id"), false
+	ids := []string{call.ID}
+	if call.IDsFrom != nil {
+		var why string
+		ids, why, err = call.IDsFrom(pg, b2)
+		if err != nil {
+			return nil, Broken(err), false
 		}
-		call.ID = id
+		if len(ids) == 0 {
+			return nil, NotProbed(why), false
+		}
 	}
-	r := pg.Do(call.ID, call.Args, opts...)
+	var r *receipt.Receipt
+	var calls []string
+	for _, id := range ids {
+		got, byRuntime := pg.DoAnswered(id, call.Args, opts...)
+		calls = append(calls, fmt.Sprintf("%q → %s", id, OutcomeCode(got)))
+		if r == nil || r.Code() == rf.Code {
+			r = got
+		}
+		if !byRuntime && got.Code() == receipt.CodeTransportFailed {
+			// The harness could not reach the runtime (over WebMCP: the
+			// action has no tool); webmcp.tool-names judges that.
+			return nil, NotProbed(fmt.Sprintf("%s: the harness could not reach the runtime (%s)", call.Describe, FirstLine(got.Result.Error.Message))), false
+		}
+	}
+	call.ID = ids[0]
 	after, err := pg.Witness(true)
 	if err != nil {
 		return nil, Broken(err), false
 	}
-	res = &Refused{Call: call, Receipt: r, Before: b2, After: after, DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}
+	res = &Refused{Call: call, Receipt: r, Calls: calls, Before: b2, After: after, DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}
 	if r.Code() == receipt.CodeActionUnavailable {
 		// Stage 5 may reveal the target, and revealing may render records
 		// and move the DOM (CONTRACT.md, pipeline.no-effect-before-dispatch):
@@ -460,14 +635,14 @@ func ExpectRefused(res *Refused, code receipt.Code) Outcome {
 	r := res.Receipt
 	if r.Code() != code || r.FailurePhase() != code.Phase() {
 		return Failf("%s: want %s at phase %s, %s", res.Call.Describe, code, code.Phase(), Got(r)).
-			With(ReceiptEvidence("receipt", r))
+			With(ReceiptEvidence("receipt", r), TextEvidence("calls", res.Calls...))
 	}
 	if len(res.Changes) > 0 {
 		return Failf("%s was refused with %s, but the page changed: %s", res.Call.Describe, code, res.Changes[0]).
-			With(ReceiptEvidence("receipt", r), TextEvidence("what changed", res.Changes...), WitnessNote(res.DOMWitness),
+			With(ReceiptEvidence("receipt", r), TextEvidence("calls", res.Calls...), TextEvidence("what changed", res.Changes...), WitnessNote(res.DOMWitness),
 				SnapshotEvidence("snapshot before the call", res.Before.Snap), SnapshotEvidence("snapshot after the call", res.After.Snap))
 	}
-	return Pass()
+	return Pass().With(TextEvidence("calls", res.Calls...))
 }
 
 // WitnessNote says which witnesses judged a refusal.

@@ -1,10 +1,10 @@
 package probe
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/internal/scrub"
 )
 
 // The probes pass a fresh secret (newSecret) for every sensitive parameter
@@ -47,16 +47,19 @@ func (s *secretSet) hide(f report.Finding) report.Finding {
 	if len(s.set) == 0 {
 		return f
 	}
-	pairs := make([]string, 0, 2*len(s.set))
+	values := make([]string, 0, len(s.set))
 	for v := range s.set {
-		pairs = append(pairs, v, leakedSecret)
+		values = append(values, v)
 	}
-	r := strings.NewReplacer(pairs...)
-	f.Message = r.Replace(f.Message)
+	// In every spelling: a leaking runtime may have written the value
+	// percent-encoded, escaped or as character references.
+	set := scrub.New(values...)
+	replace := func(t string) string { return set.ReplaceString(t, leakedSecret) }
+	f.Message = replace(f.Message)
 	if f.Evidence != nil {
 		ev := make([]report.Evidence, len(f.Evidence))
 		for i, e := range f.Evidence {
-			ev[i] = report.Evidence{Label: r.Replace(e.Label), Text: r.Replace(e.Text)}
+			ev[i] = report.Evidence{Label: replace(e.Label), Text: replace(e.Text)}
 		}
 		f.Evidence = ev
 	}

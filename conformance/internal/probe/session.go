@@ -69,6 +69,7 @@ type Session struct {
 	unavailable map[glasstest.Transport]string
 
 	mu    sync.Mutex
+	pages int
 	seen  []Seen
 	memos map[string]*memoEntry
 	// secrets are the probes' sensitive values, kept out of findings.
@@ -139,6 +140,26 @@ type Seen struct {
 	Declared  bool
 	Transport glasstest.Transport
 	What      string
+	// ByRuntime is true when the page runtime wrote the receipt, false
+	// when the harness wrote it (a failure of its own, or a WebMCP call it
+	// could not make).
+	ByRuntime bool
+	// Page tells the pages of the run apart: execution ids are distinct
+	// for every call on a page.
+	Page int
+	// Issued is the executionId the harness passed when the runtime's
+	// receipt carries another one.
+	Issued string
+}
+
+// Sent reports whether the runtime sent what the receipt stands for:
+// its own receipt, or an answer the harness refused as not a receipt.
+func (sn Seen) Sent() bool {
+	switch sn.Receipt.Code() {
+	case receipt.CodeReceiptInvalid, receipt.CodeProtocolMismatch:
+		return true
+	}
+	return sn.ByRuntime
 }
 
 // NewSession opens the page at url once, in b (nil: glasstest.Shared()),
@@ -219,6 +240,13 @@ func FirstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+func (s *Session) pageNumber() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages++
+	return s.pages
 }
 
 func (s *Session) record(sn Seen) {

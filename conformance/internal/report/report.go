@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -257,4 +258,51 @@ func (f Finding) Bounded() Finding {
 		f.Evidence = ev
 	}
 	return f
+}
+
+// NotProbedRule is one rule a run did not probe: why, and what the page would
+// have to declare (or the manifest name) for the rule to be probed.
+type NotProbedRule struct {
+	// Name is the rule id, with the transport when the run used more than
+	// one (Report.Name).
+	Name string `json:"name"`
+	// Reason is the check's own message: what the page lacked.
+	Reason string `json:"reason"`
+	// Needs is what the rule's checks need (catalog.Rule.Needs), or "".
+	Needs string `json:"needs,omitempty"`
+}
+
+// NotProbedRules lists the findings that were not probed, in the report's
+// order, each with the check's reason and what the rule needs: what a page
+// would have to declare for a run to probe it.
+func (r *Report) NotProbedRules() []NotProbedRule {
+	var out []NotProbedRule
+	for _, g := range r.byPhase() {
+		for _, f := range g.Findings {
+			if f.Verdict == NotProbed {
+				out = append(out, NotProbedRule{Name: r.Name(f), Reason: f.Message, Needs: f.Rule.Needs})
+			}
+		}
+	}
+	return out
+}
+
+// WriteNotProbed writes the rules a run did not probe, one line each with
+// its reason and what the page would need, under a heading; nothing when
+// every rule was probed. Page text never starts a line (Line).
+func (r *Report) WriteNotProbed(w io.Writer) error {
+	list := r.NotProbedRules()
+	if len(list) == 0 {
+		return nil
+	}
+	ew := &errWriter{w: w}
+	ew.printf("\nnot probed (%d): what the page would have to declare\n", len(list))
+	for _, n := range list {
+		line := "  - " + n.Name + ": " + Line(n.Reason)
+		if n.Needs != "" {
+			line += " — needs " + Line(n.Needs)
+		}
+		ew.printf("%s\n", line)
+	}
+	return ew.err
 }

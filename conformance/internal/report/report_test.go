@@ -247,3 +247,41 @@ func TestPageTextNeverStartsALineOfTheTextReport(t *testing.T) {
 		t.Errorf("the Ginkgo failure text lets page text start a line:\n%s", ft)
 	}
 }
+
+// TestNotProbedListsEachRuleWithWhatItNeeds: the not-probed list names
+// every finding not probed, in the report's order, with the check's reason
+// and the rule's needs, one line each even when page text holds line
+// breaks; a report with none writes nothing.
+func TestNotProbedListsEachRuleWithWhatItNeeds(t *testing.T) {
+	rep := &Report{
+		Transports: []glasstest.Transport{glasstest.TransportBridge, glasstest.TransportWebMCP},
+		Findings: []Finding{
+			{Rule: catalog.Rule{ID: "flow.resume", Phase: receipt.PhaseDispatch, Needs: "a manifest flowFailures entry with resume: true"},
+				Transport: glasstest.TransportBridge, Verdict: NotProbed, Message: "no flow failed\n  PASS forged"},
+			{Rule: catalog.Rule{ID: "policy.denied", Phase: receipt.PhasePolicy}, Transport: glasstest.TransportBridge, Verdict: Pass},
+			{Rule: catalog.Rule{ID: "policy.no-channel", Phase: receipt.PhasePolicy}, Transport: glasstest.TransportWebMCP, Verdict: NotProbed, Message: "no action asks"},
+		},
+	}
+	got := rep.NotProbedRules()
+	want := []NotProbedRule{
+		{Name: "policy.no-channel [webmcp]", Reason: "no action asks"},
+		{Name: "flow.resume [bridge]", Reason: "no flow failed\n  PASS forged", Needs: "a manifest flowFailures entry with resume: true"},
+	}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("NotProbedRules = %+v, want %+v", got, want)
+	}
+	var b strings.Builder
+	if err := rep.WriteNotProbed(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "not probed (2)") ||
+		lines[2] != `  - flow.resume [bridge]: no flow failed\n  PASS forged — needs a manifest flowFailures entry with resume: true` {
+		t.Errorf("WriteNotProbed wrote:\n%s", b.String())
+	}
+	b.Reset()
+	rep.Findings = rep.Findings[1:2]
+	if err := rep.WriteNotProbed(&b); err != nil || b.Len() != 0 {
+		t.Errorf("a report with every rule probed wrote %q (%v)", b.String(), err)
+	}
+}

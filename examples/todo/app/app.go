@@ -257,6 +257,10 @@ func Handler() http.Handler {
 			return http.StatusNoContent, nil
 		})
 	})
+	// Sync saves the list again; the session already holds it.
+	mux.HandleFunc("POST /api/sync", func(w http.ResponseWriter, r *http.Request) {
+		st.with(w, r, func(*session) (int, any) { return http.StatusNoContent, nil })
+	})
 	// Export is authorised by the server, not by the page's availability
 	// check: the identity check is a business prerequisite on both sides.
 	mux.HandleFunc("POST /api/export", func(w http.ResponseWriter, r *http.Request) {

@@ -77,19 +77,15 @@ var HandlerThrows = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario
 // ---- audits ------------------------------------------------------------------
 
 // runtimeReceipts returns every receipt a page runtime produced in this run
-// over p's transport so far. Receipts the harness wrote for a failure of
-// its own (phase transport or browser_effect) are left out, except an
-// invalid receipt, which the runtime did send.
+// over p's transport so far. Receipts the harness wrote — for a failure of
+// its own, or as a WebMCP client that found no tool to call — are left
+// out, except an invalid receipt, which the runtime did send.
 func runtimeReceipts(p *probe.Probe) []probe.Seen {
 	var out []probe.Seen
 	for _, sn := range p.SeenReceipts() {
-		switch sn.Receipt.FailurePhase() {
-		case receipt.PhaseTransport, receipt.PhaseBrowserEffect:
-			if sn.Receipt.Code() != receipt.CodeReceiptInvalid {
-				continue
-			}
+		if sn.Sent() {
+			out = append(out, sn)
 		}
-		out = append(out, sn)
 	}
 	return out
 }
@@ -156,29 +152,25 @@ func boundProblem(r *receipt.Receipt) string {
 }
 
 // ChangedBounded judges every receipt of the run (making every exercise
-// call first): each list within its bound, and the omission counts
-// consistent with the totals and with the harness's own snapshots.
+// call first): each list within its bound, an omission count only beside
+// a full list, and for the exercise's calls every list with its omission
+// count making the true count the harness's own snapshots show, from the
+// runtime's before window.
 func ChangedBounded(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
-		c := e.Receipt.Result.Changed
-		if c == nil || c.Records == nil {
+		if e.Receipt.Result.Changed == nil {
 			return true
 		}
-		b, bAll := probe.RecordIDs(e.Before.Snap)
-		a, aAll := probe.RecordIDs(e.After.Snap)
-		if !bAll || !aAll {
-			return true
-		}
-		if n := len(probe.Minus(b, a)); len(c.Records.Removed)+c.Records.Omitted.Removed != n {
-			res := probe.Failf("%s: changed.records.removed lists %d and counts %d omitted, but %d records went away", e.Action.ID,
-				len(c.Records.Removed), c.Records.Omitted.Removed, n).With(probe.ReceiptEvidence("receipt", e.Receipt))
+		w, err := p.Window(e)
+		if err != nil {
+			res := probe.Broken(err)
 			o = &res
 			return false
 		}
-		if n := len(probe.Minus(a, b)); len(c.Records.Added)+c.Records.Omitted.Added != n {
-			res := probe.Failf("%s: changed.records.added lists %d and counts %d omitted, but %d records appeared", e.Action.ID,
-				len(c.Records.Added), c.Records.Omitted.Added, n).With(probe.ReceiptEvidence("receipt", e.Receipt))
+		if pr := probe.CountsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
+				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(w.Before, w.E.After.Snap)...))
 			o = &res
 			return false
 		}
@@ -205,9 +197,13 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 // executionIDPattern is the form of an executionId (CONTRACT.md).
 var executionIDPattern = regexp.MustCompile(receipt.ExecutionIDPattern)
 
-// ExecutionIDs judges every receipt of the run, after making the
-// cheap refusals and one approved call, so that it has receipts from
-// several pages even when run alone.
+// ExecutionIDs judges every receipt of the run, after making the cheap
+// refusals, one approved call and the execution-id probe (calls without
+// an executionId, whose ids the runtime must mint, distinct and of the
+// contract's form; and calls with one of the probe's choosing, which it
+// must echo exactly when it is of that form, and replace when it is
+// not): every id of the form, each host-given id echoed, and no two calls
+// on one page with the same id.
 func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	for _, kind := range []string{probe.RefUnknownID, probe.RefMalformed} {
@@ -228,18 +224,34 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
+	idp, err := p.ExecutionIDProbe()
+	if err != nil {
+		return probe.Broken(err)
+	}
+	for _, c := range idp.Calls {
+		if c.Problem != "" {
+			return probe.Failf("%s: %s", c.What, c.Problem).With(probe.ReceiptEvidence("receipt", c.Receipt))
+		}
+	}
 	all := runtimeReceipts(p)
 	owner := map[string]string{}
 	for _, sn := range all {
+		if !sn.ByRuntime {
+			continue
+		}
 		id := sn.Receipt.ExecutionID
 		if !executionIDPattern.MatchString(id) {
 			return probe.Failf("%s: executionId %q does not match %s", sn.What, id, executionIDPattern).With(probe.ReceiptEvidence("receipt", sn.Receipt))
 		}
-		if prev, dup := owner[id]; dup {
-			return probe.Failf("%s: executionId %q was already given to an earlier attempt (%s)", sn.What, id, prev).
+		if sn.Issued != "" {
+			return probe.Failf("%s: the host passed options.executionId %q, but the receipt carries %q", sn.What, sn.Issued, id).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+		}
+		key := fmt.Sprint(sn.Page, "|", id)
+		if prev, dup := owner[key]; dup {
+			return probe.Failf("%s: executionId %q was already given to an earlier call on the same page (%s)", sn.What, id, prev).
 				With(probe.ReceiptEvidence("receipt", sn.Receipt))
 		}
-		owner[id] = sn.What
+		owner[key] = sn.What
 	}
 	if o != nil {
 		return *o
@@ -247,7 +259,18 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	if len(all) == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}
-	return probe.Pass()
+	res := probe.Pass()
+	var lines []string
+	for _, c := range idp.Calls {
+		lines = append(lines, c.What+" → "+c.Receipt.ExecutionID)
+	}
+	if len(lines) > 0 {
+		res = res.With(probe.TextEvidence("execution ids probed", lines...))
+	}
+	if idp.NotProbed != "" {
+		res = res.With(probe.TextEvidence("not probed", idp.NotProbed))
+	}
+	return res
 }
 
 // failures makes the two cheapest refusals (shared with their own rules),
@@ -271,7 +294,7 @@ func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.
 	judged := 0
 	for _, sn := range all {
 		r := sn.Receipt
-		if r.Result.OK || r.Code() == receipt.CodeReceiptInvalid {
+		if r.Result.OK || !sn.ByRuntime {
 			continue
 		}
 		judged++

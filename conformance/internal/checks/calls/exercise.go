@@ -10,6 +10,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -17,26 +18,48 @@ import (
 // (made once per run, approved, with valid arguments) and judges what
 // their receipts claim against the harness's own witnesses.
 
+// Expectation: every successful call of an action whose snapshot
+// declares an expectation reports one in expect, and the receipts report
+// the description their snapshot declares. (An expectation built from the
+// call's arguments may describe itself otherwise than its descriptor does,
+// CONTRACT.md §5, so a receipt may differ from its snapshot; not one of
+// them may give the declared description.)
 func Expectation(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
-	var tried []string
+	var tried, judged, differ []string
 	err := p.Each(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *probe.Exercised) bool {
 		if !e.Receipt.Result.OK {
 			tried = append(tried, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(e.Receipt)))
 			return true
 		}
-		res := probe.Pass()
-		if e.Receipt.Result.Expect != e.Action.Expect {
-			res = probe.Failf("%s succeeded with expect = %q, want the declared %q", e.Action.ID, e.Receipt.Result.Expect, e.Action.Expect).
+		got := e.Receipt.Result.Expect
+		if strings.TrimSpace(got) == "" {
+			res := probe.Failf("%s succeeded without expect, but the action declares the expectation %q", e.Action.ID, e.Action.Expect).
 				With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
 		}
-		o = &res
-		return false
+		if got == e.Action.Expect {
+			judged = append(judged, fmt.Sprintf("%s: %q", e.Action.ID, got))
+		} else {
+			differ = append(differ, fmt.Sprintf("%s: %q, declared %q", e.Action.ID, got, e.Action.Expect))
+		}
+		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if len(tried) > 0 {
+	switch {
+	case len(judged) > 0:
+		res := probe.Pass().With(probe.TextEvidence("receipts that report the declared expectation", judged...))
+		if len(differ) > 0 {
+			res = res.With(probe.TextEvidence("receipts whose expectation describes itself otherwise (built from the arguments)", differ...))
+		}
+		return res
+	case len(differ) > 0:
+		return probe.Failf("no successful call reports the expectation its snapshot declares: %s", differ[0]).
+			With(probe.TextEvidence("receipts and declared expectations", differ...))
+	case len(tried) > 0:
 		return probe.NotProbed("no call of an action that declares an expectation succeeded (" + strings.Join(tried, "; ") + ")")
 	}
 	return probe.NotProbed("the page declares no available action with an expectation that the probe can call").With(p.PlanNotes()...)
@@ -47,7 +70,7 @@ func Expectation(p *probe.Probe) probe.Outcome {
 // accessibility tree (live regions, where toasts announce the removal,
 // aside). It returns the violation, if any, and how many removals it could
 // witness, or why it could not.
-func removalProblem(e *probe.Exercised) (o *probe.Outcome, witnessed int, why []string) {
+func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outcome, witnessed int, why []string) {
 	c := e.Receipt.Result.Changed
 	if c == nil || c.Records == nil || len(c.Records.Removed) == 0 {
 		return nil, 0, nil
@@ -62,6 +85,10 @@ func removalProblem(e *probe.Exercised) (o *probe.Outcome, witnessed int, why []
 		}
 		rec, ok := findRecord(e.Before.Snap, id)
 		if !ok {
+			if _, inWindow := findRecord(window, id); inWindow {
+				why = append(why, fmt.Sprintf("%s: %s was rendered by revealing the target, after the DOM's first witness", e.Action.ID, id))
+				continue
+			}
 			res := probe.Failf("%s: changed.records.removed lists %q, which was not a record before the call", e.Action.ID, id).
 				With(probe.ReceiptEvidence("receipt", e.Receipt))
 			return &res, witnessed, why
@@ -89,28 +116,43 @@ func removalProblem(e *probe.Exercised) (o *probe.Outcome, witnessed int, why []
 }
 
 // ChangedRecords judges changed.records of every write the exercise
-// makes against two witnesses: the harness's own snapshots, and for
-// removals the DOM and the accessibility tree, so a runtime that
-// misreports its effects — even in its own snapshots — is caught.
+// makes against two witnesses: the harness's own snapshots, from the
+// runtime's before window (probe.Window) to the end of the call — records
+// added, removed and updated with their fields, the order, the totals and
+// every omission count — and for removals the DOM and the accessibility
+// tree, so a runtime that misreports its effects, even in its own
+// snapshots, is caught.
 func ChangedRecords(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
-	var why []string
+	var why, windows []string
 	judged, witnessed := 0, 0
-	err := p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
+	// Every call's records, reads too (a sort reorders them); the removal
+	// witness, which reads the accessibility tree, for writes.
+	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
 		if e.Receipt.Result.Changed == nil {
 			return true
 		}
 		judged++
-		if pr := probe.RecordsProblem(e); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
-				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...),
-				probe.SnapshotEvidence("snapshot before the call", e.Before.Snap), probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+		w, err := p.Window(e)
+		if err != nil {
+			res := probe.Broken(err)
 			o = &res
 			return false
 		}
-		bad, n, w := removalProblem(e)
+		if w.Before != e.Before.Snap || w.E != e {
+			windows = append(windows, e.Action.ID+": judged from "+w.Note)
+		}
+		if pr := probe.RecordsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
+			o = &res
+			return false
+		}
+		if !probe.IsWrite(e.Action) {
+			return true
+		}
+		bad, n, wh := removalProblem(e, w.Before)
 		witnessed += n
-		why = append(why, w...)
+		why = append(why, wh...)
 		o = bad
 		return o == nil
 	})
@@ -121,6 +163,9 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no write of the run produced a receipt with changed to compare").With(p.PlanNotes()...)
 	}
 	res := probe.Pass()
+	if len(windows) > 0 {
+		res = res.With(probe.TextEvidence("before windows", windows...))
+	}
 	if witnessed == 0 {
 		if len(why) == 0 {
 			why = []string{"no call of the run removed a record"}
@@ -128,6 +173,15 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 		res = res.With(probe.TextEvidence("removals not witnessed in the DOM", why...))
 	}
 	return res
+}
+
+// changeEvidence is the evidence of a changed judged from window w to
+// after: the receipt, the window, the difference the harness sees and the
+// two snapshots.
+func changeEvidence(w probe.Window, after *receipt.Snapshot, afterLabel string) []report.Evidence {
+	return []report.Evidence{probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
+		probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(w.Before, after)...),
+		probe.SnapshotEvidence("snapshot the window starts from", w.Before), probe.SnapshotEvidence(afterLabel, after)}
 }
 
 func ChangedParts(p *probe.Probe) probe.Outcome {
@@ -138,9 +192,14 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		judged++
-		if pr := probe.PartsProblem(e); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
-				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
+		w, err := p.Window(e)
+		if err != nil {
+			res := probe.Broken(err)
+			o = &res
+			return false
+		}
+		if pr := probe.PartsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
 			o = &res
 			return false
 		}
@@ -257,30 +316,33 @@ func hasSecret(p *probe.Probe) func(receipt.ActionInfo) bool {
 	}
 }
 
+// SensitiveNeverEchoed passes a sensitive value through every string
+// parameter of every action (the echo probe), and through the sensitive
+// parameters of the exercise's calls: the value, in any spelling, must not
+// show in the runtime's receipt, in the snapshot after the call, or in a
+// confirmation or hand-off request the runtime sent.
 func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
-	probed := 0
-	leak := func(e *probe.Exercised, msg string, ev report.Evidence) bool {
-		res := probe.Failf("%s: %s", e.Action.ID, msg).With(ev)
+	var judged []string
+	leak := func(what, msg string, ev report.Evidence) bool {
+		res := probe.Failf("%s: %s", what, msg).With(ev)
 		o = &res
 		return false
 	}
 	err := p.Each(hasSecret(p), func(e *probe.Exercised) bool {
-		probed++
-		rj, _ := receipt.CanonicalJSON(e.Receipt)
-		if strings.Contains(string(rj), e.Secret) {
-			return leak(e, "the receipt contains the sensitive value the call passed", probe.ReceiptEvidence("receipt", e.Receipt))
+		judged = append(judged, e.Action.ID+" (a sensitive parameter) → "+probe.OutcomeCode(e.Receipt))
+		set := scrub.New(e.Secret)
+		if rj, _ := receipt.CanonicalJSON(e.Receipt); set.Contains(rj) {
+			return leak(e.Action.ID, "the receipt contains the sensitive value the call passed", probe.ReceiptEvidence("receipt", e.Receipt))
 		}
-		sj, _ := receipt.CanonicalJSON(e.After.Snap)
-		if strings.Contains(string(sj), e.Secret) {
-			return leak(e, "the page model snapshot after the call contains the sensitive value", probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+		if sj, _ := receipt.CanonicalJSON(e.After.Snap); set.Contains(sj) {
+			return leak(e.Action.ID, "the page model snapshot after the call contains the sensitive value", probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
 		}
 		for _, c := range e.Confirmations {
 			// The harness masks what it records; SensitiveMasked says it
 			// had to, that is, that the runtime sent the value in clear.
-			cj, _ := json.Marshal(c.Request)
-			if c.SensitiveMasked || strings.Contains(string(cj), e.Secret) {
-				return leak(e, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", probe.ConfirmationEvidence(e.Confirmations))
+			if cj, _ := json.Marshal(c.Request); c.SensitiveMasked || set.Contains(cj) {
+				return leak(e.Action.ID, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", probe.ConfirmationEvidence(e.Confirmations))
 			}
 		}
 		return true
@@ -288,10 +350,33 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if probed == 0 {
-		return probe.NotProbed("the page declares no available action with a sensitive parameter (sensitive: true) that the probe can call").With(p.PlanNotes()...)
+	calls, notes, err := p.Echo()
+	if err != nil {
+		return probe.Broken(err)
 	}
-	return probe.Pass()
+	for _, c := range calls {
+		what := fmt.Sprintf("%s with the sensitive value in %s", c.Action.ID, strings.Join(c.Params, ", "))
+		if c.Leak != "" {
+			ev := probe.TextEvidence(c.Leak, c.Evidence)
+			if c.Leak == "the receipt" {
+				ev = probe.ReceiptEvidence("receipt", c.Receipt)
+			}
+			leak(what, c.Leak+" carries the sensitive value the call passed, where the runtime must write [sensitive]", ev)
+			return *o
+		}
+		if !c.ByRuntime {
+			continue
+		}
+		judged = append(judged, what+" → "+probe.OutcomeCode(c.Receipt))
+	}
+	if len(judged) == 0 {
+		why := "the page declares no action with a string parameter (a {\"$sensitive\": name} placeholder can stand for any string)"
+		if len(notes) > 0 {
+			why += " that the probe can build arguments for (" + strings.Join(notes, "; ") + ")"
+		}
+		return probe.NotProbed(why).With(p.PlanNotes()...)
+	}
+	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
 }
 
 // Ticket: every confirmation the runtime asked is listed in the
@@ -306,12 +391,31 @@ func Ticket(p *probe.Probe) probe.Outcome {
 				continue
 			}
 			probed++
+			// A step's re-ask is listed under the step's action id
+			// (CONTRACT.md §2.4), the call's own under the call's.
+			listedAs := c.Request.Action
+			if c.Request.Step != "" {
+				listedAs = c.Request.Step
+			}
 			found := false
 			for _, rc := range e.Receipt.Confirmations {
-				found = found || rc.Action == c.Request.Action && rc.Approved && rc.Ticket == c.Ticket
+				found = found || rc.Action == listedAs && rc.Approved && rc.Ticket == c.Ticket
+			}
+			// Every ticket the receipt lists is one the host issued.
+			for _, rc := range e.Receipt.Confirmations {
+				issued := false
+				for _, h := range e.Confirmations {
+					issued = issued || rc.Ticket != "" && h.Approved && h.Ticket == rc.Ticket
+				}
+				if rc.Ticket != "" && !issued {
+					res := probe.Failf("%s: the receipt's confirmations list the ticket %q for %s, which the host never issued", e.Action.ID, rc.Ticket, rc.Action).
+						With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+					o = &res
+					return false
+				}
 			}
 			if !found {
-				res := probe.Failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not carry that ticket", e.Action.ID, c.Request.Action, c.Ticket).
+				res := probe.Failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not list it under %s with that ticket", e.Action.ID, listedAs, c.Ticket, listedAs).
 					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
 				o = &res
 				return false
@@ -322,18 +426,41 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if res, out, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied)); ok && len(res.Confirmations) > 0 {
+	// A denied confirmation is listed not approved, with no ticket (the
+	// host issued none); one the runtime could not ask for want of a
+	// channel is listed too, the same way (CONTRACT.md §2.4).
+	for _, kind := range []string{probe.RefDenied, probe.RefNoChannel} {
+		res, out, ok := p.Refuse(probe.RefusalByKind(kind))
+		if !ok {
+			if out.Verdict == report.Fail {
+				return out
+			}
+			continue
+		}
+		if kind == probe.RefDenied && len(res.Confirmations) == 0 {
+			continue // policy.denied's violation: nothing was asked
+		}
+		if res.Receipt.Code() != receipt.CodePermissionDenied {
+			continue // policy.denied's and policy.no-channel's violation
+		}
 		probed++
-		listed := false
-		for _, c := range res.Receipt.Confirmations {
-			listed = listed || c.Action == res.Call.ID && !c.Approved
+		var listed *receipt.Confirmation
+		for i, c := range res.Receipt.Confirmations {
+			if c.Action == res.Call.ID {
+				listed = &res.Receipt.Confirmations[i]
+			}
 		}
-		if !listed {
-			return probe.Failf("%s: the host denied the confirmation, but the receipt's confirmations do not list it as not approved", res.Call.Describe).
-				With(probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations))
+		what := "the host denied the confirmation"
+		if kind == probe.RefNoChannel {
+			what = "the page had no confirmation channel"
 		}
-	} else if !ok && out.Verdict == report.Fail {
-		return out
+		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}
+		switch {
+		case listed == nil || listed.Approved:
+			return probe.Failf("%s: %s, but the receipt's confirmations do not list %s as not approved", res.Call.Describe, what, res.Call.ID).With(ev...)
+		case listed.Ticket != "":
+			return probe.Failf("%s: %s, so the host issued no ticket, but the receipt's confirmations list the ticket %q", res.Call.Describe, what, listed.Ticket).With(ev...)
+		}
 	}
 	if probed == 0 {
 		return probe.NotProbed("no call of the run asked the host for confirmation").With(p.PlanNotes()...)
@@ -427,12 +554,12 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
-// ExpectOnlyWhenVerified: a receipt whose expectation was not
-// observed (EXPECTATION_FAILED, from the manifest's scenarios) carries no
-// expect, and a receipt of an action whose snapshot declares an
-// expectation reports that one and no other. (An action whose snapshot
-// shows none may declare one that depends on its arguments, so its
-// receipts cannot be judged from outside.)
+// ExpectOnlyWhenVerified: a receipt carries expect only when its action
+// declares an expectation — which the action's snapshot descriptor shows
+// with expect (CONTRACT.md §5) — and the runtime observed it true during
+// the call. So no successful receipt of an action whose descriptor has no
+// expect carries one, and no failed receipt does (the manifest's
+// expectationFailures, whose expectation was not observed, among them).
 func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 	judged := 0
 	for _, sc := range p.Manifest().ExpectationFailures {
@@ -449,20 +576,40 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 				With(probe.ReceiptEvidence("receipt", r))
 		}
 	}
-	// A descriptor carries expect exactly when the action declares an
-	// expectation (CONTRACT.md §5); one built from the arguments may be
-	// described there in general terms, so the receipt's text, the one
-	// built for this call, need not be the descriptor's.
-	o, n := p.JudgeEach(func(receipt.ActionInfo) bool { return true }, func(e *probe.Exercised) (bool, string) {
+	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
 		if !e.Receipt.Result.OK {
 			return false, ""
 		}
-		if got := e.Receipt.Result.Expect; got != "" && e.Action.Expect == "" {
-			return true, fmt.Sprintf("the receipt reports expect %q, but the action declares no expectation (its descriptor has no expect)", got)
+		declared := e.Action
+		if a, ok := e.Before.Snap.Action(e.Action.ID); ok {
+			declared = a
+		}
+		if got := e.Receipt.Result.Expect; got != "" && declared.Expect == "" {
+			return true, fmt.Sprintf("the receipt reports expect %q, but the action's snapshot descriptor shows no expectation (no expect)", got)
 		}
 		return true, ""
 	})
-	return p.Judged(o, n+judged, "needs a manifest entry under expectationFailures, or an action that can be called successfully")
+	if o != nil {
+		return *o
+	}
+	judged += n
+	// Every other receipt of the run: a failure never carries expect, and
+	// a success only for an action that declares an expectation.
+	for _, sn := range p.SeenReceipts() {
+		r := sn.Receipt
+		if !sn.ByRuntime || r.Result.Expect == "" {
+			continue
+		}
+		switch {
+		case !r.Result.OK:
+			return probe.Failf("%s: the call failed with %s, but the receipt reports expect %q: a failed call observed no expectation", sn.What, r.Code(), r.Result.Expect).
+				With(probe.ReceiptEvidence("receipt", r))
+		case sn.Declared && sn.Action.Expect == "":
+			return probe.Failf("%s: the receipt reports expect %q, but the action's snapshot descriptor shows no expectation (no expect)", sn.What, r.Result.Expect).
+				With(probe.ReceiptEvidence("receipt", r))
+		}
+	}
+	return p.Judged(nil, judged, "needs a page whose action can be called successfully, or a manifest entry under expectationFailures")
 }
 
 func DataFunctionOnly(p *probe.Probe) probe.Outcome {

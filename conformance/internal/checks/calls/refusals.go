@@ -1,7 +1,9 @@
 package calls
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/params"
@@ -13,25 +15,68 @@ import (
 
 // ---- extras of refusal checks ----------------------------------------------
 
+// AvailableListed: the runtime's own ACTION_NOT_FOUND lists the actions
+// available now in result.error.available — exactly the ids the snapshot
+// taken just before the call reports available, step-only actions left
+// out, at most 50 of them (CONTRACT.md §2.2). The host may fill the list
+// in for a runtime that did not; the check judges the runtime's answer.
 func AvailableListed(res *probe.Refused) probe.Outcome {
-	for _, id := range res.Receipt.Result.Error.Available {
-		a, ok := res.Before.Snap.Action(id)
-		if !ok || !a.Available {
-			return probe.Failf("ACTION_NOT_FOUND lists %q as available, but the page model does not declare it available", id).
-				With(probe.ReceiptEvidence("receipt", res.Receipt))
+	got := res.Receipt.Result.Error.Available
+	ev := probe.ReceiptEvidence("the runtime's receipt", res.Receipt)
+	if got == nil {
+		return probe.Failf("%s: the runtime's ACTION_NOT_FOUND carries no result.error.available: it must list the actions available now", res.Call.Describe).With(ev)
+	}
+	var want []string
+	for _, a := range res.Before.Snap.Actions.Items {
+		if a.Available && !a.StepOnly {
+			want = append(want, a.ID)
 		}
 	}
-	return probe.Pass()
+	complete := res.Before.Snap.Actions.Omitted == 0
+	seen := map[string]bool{}
+	for _, id := range got {
+		if seen[id] {
+			return probe.Failf("ACTION_NOT_FOUND lists %q twice in available", id).With(ev)
+		}
+		seen[id] = true
+		a, ok := res.Before.Snap.Action(id)
+		switch {
+		case ok && a.StepOnly:
+			return probe.Failf("ACTION_NOT_FOUND lists the step-only action %q as available: a step of a flow is no action an agent may call", id).With(ev)
+		case ok && !a.Available:
+			return probe.Failf("ACTION_NOT_FOUND lists %q as available, but the snapshot reports it unavailable (%s)", id, a.Reason).With(ev)
+		case !ok && complete:
+			return probe.Failf("ACTION_NOT_FOUND lists %q as available, but the page model does not declare it", id).With(ev)
+		}
+	}
+	if len(got) > receipt.MaxAvailable {
+		return probe.Failf("ACTION_NOT_FOUND lists %d available actions, over the bound of %d", len(got), receipt.MaxAvailable).With(ev)
+	}
+	if complete {
+		if n := min(len(want), receipt.MaxAvailable); len(got) < n {
+			missing := probe.Minus(want, got)
+			return probe.Failf("ACTION_NOT_FOUND lists %d available actions, the snapshot reports %d available (%s left out)", len(got), len(want), strings.Join(probe.ClipList(missing), ", ")).
+				With(ev, probe.TextEvidence("available in the snapshot", probe.ClipList(want)...))
+		}
+	}
+	return probe.Pass().With(probe.TextEvidence("available listed", fmt.Sprintf("%d of %d", len(got), len(want))))
 }
 
-// InvalidParams makes the three INVALID_PARAMS refusals the snapshot
-// allows: a missing required field, a wrong type, a value outside an enum.
+// InvalidParams makes the INVALID_PARAMS refusals the snapshot allows: a
+// missing required field, no arguments at all for an action with required
+// fields, a wrong type, a fraction for an integer, a value outside an
+// enum.
 // Each must fail at preflight, name the offending value's JSON Pointer in
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	p.RefuseAhead(probe.RefusalByKind(probe.RefMissing), probe.RefusalByKind(probe.RefWrongType), probe.RefusalByKind(probe.RefOutsideEnum))
-	for _, kind := range []string{probe.RefMissing, probe.RefWrongType, probe.RefOutsideEnum} {
+	kinds := []string{probe.RefMissing, probe.RefNoArgs, probe.RefWrongType, probe.RefFraction, probe.RefOutsideEnum}
+	var rfs []probe.Refusal
+	for _, k := range kinds {
+		rfs = append(rfs, probe.RefusalByKind(k))
+	}
+	p.RefuseAhead(rfs...)
+	for _, kind := range kinds {
 		rf := probe.RefusalByKind(kind)
 		res, o, ok := p.Refuse(rf)
 		if !ok {
@@ -44,8 +89,27 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		if o := probe.ExpectRefused(res, rf.Code); o.Verdict != report.Pass {
 			return o
 		}
-		if want := "/" + res.Call.Field; res.Receipt.Result.Error.Path != want {
-			return probe.Failf("%s: INVALID_PARAMS names the path %q, want the JSON Pointer %q of the offending value", res.Call.Describe, res.Receipt.Result.Error.Path, want).
+		want := []string{"/" + res.Call.Field}
+		switch kind {
+		case probe.RefMissing:
+			// A missing member has no value to point at: the pointer it
+			// would have, or, as JSON Schema validators report required,
+			// the object that lacks it (CONTRACT.md §2.3).
+			want = append(want, "/")
+		case probe.RefNoArgs:
+			// Every required member is missing: any of their pointers, or
+			// the object's.
+			want = []string{"/"}
+			if a, ok := p.Base().Action(res.Call.ID); ok {
+				if s, err := params.ParseSchema(a.Params); err == nil {
+					for _, k := range s.Required {
+						want = append(want, "/"+k)
+					}
+				}
+			}
+		}
+		if got := res.Receipt.Result.Error.Path; !slices.Contains(want, got) {
+			return probe.Failf("%s: INVALID_PARAMS names the path %q, want %s", res.Call.Describe, got, pathsText(want)).
 				With(probe.ReceiptEvidence("receipt", res.Receipt))
 		}
 		probed = append(probed, kind)
@@ -79,19 +143,72 @@ func SensitiveRestored(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
-func StaleFields(res *probe.Refused) probe.Outcome {
-	e := res.Receipt.Result.Error
-	want := res.Before.Snap.Revision + 1
+func pathsText(paths []string) string {
+	if len(paths) == 1 {
+		return fmt.Sprintf("the JSON Pointer %q of the offending value", paths[0])
+	}
+	return fmt.Sprintf("the JSON Pointer of the missing member, %q, or of the object that lacks it, %q", paths[0], paths[1])
+}
+
+// StaleRevision: a guarded call whose expected revision is not the
+// page's fails STALE_REVISION at preflight before stage 1, whatever it
+// names — a declared action (the refusal), an undeclared id, a step-only
+// or unavailable action, malformed arguments — with the revisions and the
+// recovery; expectedRevision null, or the current revision, leaves the
+// call unguarded; one that is not a non-negative integer fails
+// INVALID_ARGS at preflight.
+func StaleRevision(p *probe.Probe) probe.Outcome {
+	if o := RefusalCheck(probe.RefStale, StaleFields)(p); o.Verdict != report.Pass {
+		return o
+	}
+	sp, err := p.Stale()
+	if err != nil {
+		return probe.Broken(err)
+	}
+	judged := []string{"a stale expected revision on an approved call of a declared action → STALE_REVISION"}
+	for _, c := range sp.Calls {
+		r := c.Receipt
+		ev := probe.ReceiptEvidence("receipt", r)
+		if r.Code() != c.Want || r.FailurePhase() != c.Want.Phase() {
+			how := "the guard must be checked before stage 1"
+			switch c.Want {
+			case receipt.CodeInvalidArgs:
+				how = "an expectedRevision that is not a non-negative integer is INVALID_ARGS"
+			case receipt.CodeActionNotFound, receipt.CodePermissionDenied:
+				how = "the call is not guarded"
+			}
+			return probe.Failf("%s: want %s at phase %s (%s), %s", c.What, c.Want, c.Want.Phase(), how, probe.Got(r)).With(ev)
+		}
+		if c.Want == receipt.CodeStaleRevision {
+			if pr := staleFieldsProblem(r, c.Expected, c.Current); pr != "" {
+				return probe.Failf("%s: %s", c.What, pr).With(ev)
+			}
+		}
+		judged = append(judged, c.What+" → "+string(r.Code()))
+	}
+	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	if len(sp.NotProbed) > 0 {
+		o = o.With(probe.TextEvidence("not probed", sp.NotProbed...))
+	}
+	return o
+}
+
+func staleFieldsProblem(r *receipt.Receipt, expected, current int64) string {
+	e := r.Result.Error
 	switch {
-	case e.ExpectedRevision == nil || *e.ExpectedRevision != want:
-		return probe.Failf("STALE_REVISION: error.expectedRevision = %s, want the %d the call expected", ptrString(e.ExpectedRevision), want).
-			With(probe.ReceiptEvidence("receipt", res.Receipt))
-	case e.CurrentRevision == nil || *e.CurrentRevision != res.Before.Snap.Revision:
-		return probe.Failf("STALE_REVISION: error.currentRevision = %s, want the page's revision %d", ptrString(e.CurrentRevision), res.Before.Snap.Revision).
-			With(probe.ReceiptEvidence("receipt", res.Receipt))
-	case res.Receipt.RecoveryStrategy != receipt.RecoveryReport || res.Receipt.Recovery != "observe":
-		return probe.Failf("STALE_REVISION: recoveryStrategy %q with recovery %q, want %q with %q", res.Receipt.RecoveryStrategy, res.Receipt.Recovery, receipt.RecoveryReport, "observe").
-			With(probe.ReceiptEvidence("receipt", res.Receipt))
+	case e.ExpectedRevision == nil || *e.ExpectedRevision != expected:
+		return fmt.Sprintf("STALE_REVISION: error.expectedRevision = %s, want the %d the call expected", ptrString(e.ExpectedRevision), expected)
+	case e.CurrentRevision == nil || *e.CurrentRevision != current:
+		return fmt.Sprintf("STALE_REVISION: error.currentRevision = %s, want the page's revision %d", ptrString(e.CurrentRevision), current)
+	case r.RecoveryStrategy != receipt.RecoveryReport || r.Recovery != "observe":
+		return fmt.Sprintf("STALE_REVISION: recoveryStrategy %q with recovery %q, want %q with %q", r.RecoveryStrategy, r.Recovery, receipt.RecoveryReport, "observe")
+	}
+	return ""
+}
+
+func StaleFields(res *probe.Refused) probe.Outcome {
+	if pr := staleFieldsProblem(res.Receipt, res.Before.Snap.Revision+1, res.Before.Snap.Revision); pr != "" {
+		return probe.Failf("%s", pr).With(probe.ReceiptEvidence("receipt", res.Receipt))
 	}
 	return probe.Pass()
 }
@@ -237,7 +354,12 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 }
 
 // CurrentModel: after a call that removed a declared action, calling
-// that action again on the same page fails ACTION_NOT_FOUND.
+// that action next on the same page fails ACTION_NOT_FOUND. The host
+// reads a snapshot before the removing call and none between it and the
+// next call (which goes to the runtime directly, with no snapshot read to
+// find its tool), so that a runtime that resolves ids against the last
+// snapshot it was asked for, or against the model its previous call
+// started from, runs the removed action instead.
 func CurrentModel(p *probe.Probe) probe.Outcome {
 	var remover *probe.Exercised
 	err := p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
@@ -262,19 +384,33 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
+	before, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return probe.Broken(err)
+	}
 	if first := pg.Do(remover.Action.ID, remover.Args); !first.Result.OK {
 		return probe.NotProbed(fmt.Sprintf("%s did not succeed a second time on a fresh page (%s)", remover.Action.ID, probe.Got(first)))
 	}
-	args := any(nil)
+	var args any = map[string]any{}
 	if gone == remover.Action.ID {
 		args = remover.Args
+	} else if a, ok := before.Action(gone); ok {
+		if v, err := p.ValidArgs(a, ""); err == nil {
+			args = v
+		}
 	}
-	r := pg.Do(gone, args)
+	r, err := pg.Raw(gone, args, map[string]any{"executionId": "glass-probe-current-model"}, before)
+	if errors.Is(err, probe.ErrNoTool) || err != nil && p.Transport == glasstest.TransportWebMCP && strings.Contains(err.Error(), "No WebMCP tool named") {
+		return probe.NotProbed(fmt.Sprintf("%s removed the action %s, whose WebMCP tool went with it, so it cannot be called again over webmcp (probed over the bridge)", remover.Action.ID, gone))
+	}
+	if err != nil {
+		return probe.Failf("%s removed the action %s; calling %s next on the same page: %s", remover.Action.ID, gone, gone, probe.FirstLine(err.Error()))
+	}
 	if r.Code() != receipt.CodeActionNotFound || r.FailurePhase() != receipt.PhaseTargetResolution {
-		return probe.Failf("%s removed the action %s, but calling %s next on the same page: want ACTION_NOT_FOUND at phase target_resolution, %s",
+		return probe.Failf("%s removed the action %s, but calling %s next on the same page (with no snapshot read between the two calls): want ACTION_NOT_FOUND at phase target_resolution, %s",
 			remover.Action.ID, gone, gone, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass()
+	return probe.Pass().With(probe.TextEvidence("probed", fmt.Sprintf("a snapshot, then %s (removes %s), then %s with no snapshot between → ACTION_NOT_FOUND", remover.Action.ID, gone, gone)))
 }
 
 // RefusalCheck is the check of a rule that one refusal must hold: the

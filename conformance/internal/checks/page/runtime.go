@@ -180,9 +180,8 @@ type noThrowAnswer struct {
 // NoThrow calls execute and resume on a fresh page with inputs the
 // contract names failures for; each must come back as a receipt.
 func NoThrow(p *probe.Probe) probe.Outcome {
-	unknown, _ := probe.PlanUnknown(p)
 	calls := []noThrowCall{
-		{What: "execute of an undeclared id", Method: "execute", ID: unknown.ID, Args: "{}"},
+		{What: "execute of an undeclared id", Method: "execute", ID: probe.UndeclaredID(p.Base()), Args: "{}"},
 		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
 		{What: "resume with no handle at all", Method: "resume"},
 	}
@@ -266,13 +265,27 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 	}
 	isElement := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindElement }
 	var called []string
-	o, _ := p.JudgeEach(isElement, func(e *probe.Exercised) (bool, string) {
+	resolved := map[string]bool{}
+	judge := func(e *probe.Exercised) (bool, string) {
 		if !e.Receipt.Result.OK {
 			return false, ""
 		}
+		// A successful call during which no input event fired ran a
+		// developer-supplied path, not the target: such an action is high
+		// from registration, whether or not its target is in the page
+		// (CONTRACT.md §2.6), so the snapshot before the call shows it.
+		if b, ok := e.Before.Snap.Action(e.Action.ID); ok && b.Fidelity == "" && e.Stage6.Snap == nil && e.Stage6.Why == probe.NoInputEvent && e.Receipt.Result.Fidelity == "" {
+			return true, "the call ran without any input event reaching the page (a developer-supplied execution path, fidelity high from registration), but the snapshot before the call gives the element action no fidelity"
+		}
 		after, ok := e.After.Snap.Action(e.Action.ID)
+		if !ok && e.Stage6.Snap != nil {
+			// The call removed its own action (a row it deleted): the
+			// snapshot when its execution started, after stage 5
+			// resolved the target, shows the fidelity.
+			after, ok = e.Stage6.Snap.Action(e.Action.ID)
+		}
 		if !ok {
-			return false, "" // the call removed its own action (a row it deleted)
+			return false, "" // the call removed its own action, and no snapshot of the call shows it
 		}
 		switch {
 		case after.Fidelity == "":
@@ -282,18 +295,77 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 		case e.Action.Fidelity != "" && after.Fidelity != e.Action.Fidelity:
 			return true, fmt.Sprintf("the element action has fidelity %q before the call and %q after it: a fidelity, once assigned, is fixed", e.Action.Fidelity, after.Fidelity)
 		}
+		resolved[e.Action.ID] = true
 		called = append(called, fmt.Sprintf("%s: %s after a successful call", e.Action.ID, after.Fidelity))
 		return true, ""
-	})
+	}
+	o, _ := p.JudgeEach(isElement, judge)
 	if o != nil {
 		return *o
 	}
-	if len(assigned) == 0 && len(called) == 0 {
-		if len(pending) == 0 {
-			return probe.NotProbed("the page declares no element action")
+	// An action whose target is not in the page at load is the case the
+	// rule is most about: each is called, through the manifest's reveals
+	// or on its own, when the exercise did not call it.
+	var notCalled []string
+	own := map[string]bool{}
+	for _, id := range pending {
+		if resolved[id] {
+			continue
 		}
-		return probe.NotProbed("no element action has a fidelity yet (none of their targets is in the page at load) and no call of one succeeded").
-			With(probe.TextEvidence("without a fidelity yet", pending...))
+		a, _ := p.Base().Action(id)
+		var e *probe.Exercised
+		for _, sc := range p.Manifest().Reveals {
+			if sc.Action == id && sc.Outcome == "shown" && sc.URL == "" {
+				if e, err = p.Reveal(sc); err != nil {
+					return probe.Broken(err)
+				}
+				break
+			}
+		}
+		if e == nil {
+			tool := a.Tool
+			if tool == "" {
+				tool = a.ID
+			}
+			switch {
+			case !a.Available:
+				notCalled = append(notCalled, id+": unavailable")
+				continue
+			case a.StepOnly:
+				notCalled = append(notCalled, id+": step-only, run by its flow")
+				continue
+			case p.Manifest().Skips(id):
+				notCalled = append(notCalled, id+": skipped by the manifest")
+				continue
+			case own[tool] || len(own) == maxOwnFidelityCalls:
+				continue
+			}
+			own[tool] = true
+			args, err := p.ValidArgs(a, "")
+			if err != nil {
+				notCalled = append(notCalled, fmt.Sprintf("%s: %v", id, err))
+				continue
+			}
+			if e, err = p.Call(probe.Planned{Action: a, Args: args}); err != nil {
+				return probe.Broken(err)
+			}
+		}
+		if judged, pr := judge(e); pr != "" {
+			return probe.Failf("%s: %s", id, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+		} else if !judged {
+			notCalled = append(notCalled, fmt.Sprintf("%s: %s", id, probe.Got(e.Receipt)))
+		}
+	}
+	anyResolved := false
+	for _, id := range pending {
+		anyResolved = anyResolved || resolved[id]
+	}
+	if len(pending) > 0 && !anyResolved {
+		return probe.NotProbed("no call of an element action whose target is not in the page at load succeeded, so the fidelity assigned when its target first resolves was not seen").
+			With(probe.TextEvidence("without a fidelity yet", pending...), probe.TextEvidence("not called", notCalled...))
+	}
+	if len(assigned) == 0 && len(called) == 0 {
+		return probe.NotProbed("the page declares no element action")
 	}
 	res := probe.Pass().With(probe.TextEvidence("element actions with a fidelity from the first snapshot", fmt.Sprint(len(assigned))))
 	if len(pending) > 0 {
@@ -302,8 +374,15 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 	if len(called) > 0 {
 		res = res.With(probe.TextEvidence("fidelity after a call", called...))
 	}
+	if len(notCalled) > 0 {
+		res = res.With(probe.TextEvidence("not called", notCalled...))
+	}
 	return res
 }
+
+// maxOwnFidelityCalls bounds the calls fidelity.assigned makes of its
+// own, one per tool.
+const maxOwnFidelityCalls = 3
 
 func validFidelity(f receipt.Fidelity) bool {
 	switch f {

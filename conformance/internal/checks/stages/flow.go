@@ -209,9 +209,9 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		judged++
-		pr := probe.RecordsProblem(e)
+		pr := probe.RecordsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
 		if pr == "" && e.Receipt.Result.OK {
-			pr = probe.PartsProblem(e)
+			pr = probe.PartsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
 		}
 		if pr != "" {
 			res := probe.Failf("%s: %s: the flow's changed is not the one difference from before its first step to after its last", what, pr).
@@ -347,9 +347,7 @@ func FlowStepFailed(p *probe.Probe) probe.Outcome {
 
 // resume resumes handle on pg and records the receipt in the run.
 func resume(pg *probe.Page, handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
-	r := pg.RuntimeAnswer(pg.Harness.Resume(handle, opts...))
-	pg.Probe().Record(probe.Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.Probe().Transport, What: "resume " + handle})
-	return r
+	return pg.Resume(handle, flow, opts...)
 }
 
 // FlowResume: a manifest flowFailures call marked resume carries a
@@ -403,11 +401,43 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
-// unknownHandle is a resume handle no runtime issued.
-const unknownHandle = "glass-probe-no-such-handle"
+// Resume handles no runtime issued: the probe's own, and one in the
+// reference runtime's form.
+var unknownHandles = []string{"glass-probe-no-such-handle", "rs_0123456789abcdef"}
 
-// FlowResumeUnknown: resuming a handle the runtime never issued, or
-// one already resumed, fails ACTION_NOT_FOUND at target_resolution.
+// handleSource is a call of a flow that fails at a step and so returns a
+// resume handle: a manifest flowFailures entry, or a flow whose step asks
+// again for confirmation, the host denying it.
+type handleSource struct {
+	what string
+	url  string
+	flow receipt.ActionInfo
+	args any
+	opts []glasstest.PageOption
+}
+
+func handleSources(p *probe.Probe) []handleSource {
+	var out []handleSource
+	for _, sc := range p.Manifest().FlowFailures {
+		flow, _ := p.Base().Action(sc.Action)
+		flow.ID = sc.Action
+		out = append(out, handleSource{what: sc.Action + " (manifest flowFailures)", url: sc.URL, flow: flow, args: scenarioArgs(sc), opts: []glasstest.PageOption{glasstest.Approve()}})
+	}
+	for _, f := range reaskFlows(p) {
+		args, err := p.ValidArgs(f, "")
+		if err != nil {
+			continue
+		}
+		out = append(out, handleSource{what: f.ID + " (its step's confirmation denied)", flow: f, args: args,
+			opts: []glasstest.PageOption{glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" })}})
+	}
+	return out
+}
+
+// FlowResumeUnknown: resuming a handle the runtime never issued — the
+// probe's own, or one another page's runtime issued — or one it issued
+// and that was resumed once already (whatever that resume's outcome),
+// fails ACTION_NOT_FOUND at target_resolution.
 func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 	pg, err := p.Open("", glasstest.Approve())
 	if err != nil {
@@ -420,34 +450,58 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 		}
 		return nil
 	}
-	if o := want("a handle the runtime never issued", resume(pg, unknownHandle, receipt.ActionInfo{})); o != nil {
-		return *o
-	}
-	judged := []string{"a handle the runtime never issued"}
-	for _, sc := range p.Manifest().FlowFailures {
-		if !sc.Resume {
-			continue
+	var judged []string
+	for _, h := range unknownHandles {
+		what := fmt.Sprintf("the handle %q, which the runtime never issued", h)
+		if o := want(what, resume(pg, h, receipt.ActionInfo{})); o != nil {
+			return *o
 		}
-		q, err := p.Open(sc.URL, glasstest.Approve())
+		judged = append(judged, what)
+	}
+	hasFlow := false
+	for _, a := range p.Base().Actions.Items {
+		hasFlow = hasFlow || isFlow(a)
+	}
+	var tried []string
+	for _, src := range handleSources(p) {
+		a, err := p.Open(src.url, src.opts...)
 		if err != nil {
 			return probe.Broken(err)
 		}
-		flow, _ := p.Base().Action(sc.Action)
-		r := q.Do(sc.Action, scenarioArgs(sc))
-		if r.Result.Resume == "" {
-			continue // flow.resume's violation
+		r := a.Do(src.flow.ID, src.args)
+		handle := r.Result.Resume
+		if handle == "" {
+			tried = append(tried, fmt.Sprintf("%s: %s, no resume handle", src.what, probe.Got(r)))
+			continue
 		}
-		again := resume(q, r.Result.Resume, flow)
-		if !again.Result.OK {
-			continue // flow.resume's violation
+		first := probe.ReceiptEvidence("the call that returned the handle", r)
+		// Another page's runtime never issued it.
+		b, err := p.Open(src.url, glasstest.Deny())
+		if err != nil {
+			return probe.Broken(err)
 		}
-		if o := want("a handle already resumed", resume(q, r.Result.Resume, flow), probe.ReceiptEvidence("first resume", again)); o != nil {
+		what := fmt.Sprintf("a handle of %s that the runtime of another page issued", src.what)
+		if o := want(what, resume(b, handle, src.flow), first); o != nil {
 			return *o
 		}
-		judged = append(judged, "a handle of "+sc.Action+" already resumed")
-		break
+		judged = append(judged, what)
+		// Resumed once — denied, so nothing runs; spent either way — it
+		// cannot be resumed again.
+		once := resume(a, handle, src.flow, glasstest.Deny())
+		what = fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", src.what, probe.OutcomeCode(once))
+		if o := want(what, resume(a, handle, src.flow, glasstest.Deny()), first, probe.ReceiptEvidence("first resume", once)); o != nil {
+			return *o
+		}
+		judged = append(judged, what)
+		return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
 	}
-	return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
+	if !hasFlow && len(p.Manifest().FlowFailures) == 0 {
+		// No flow, no handle ever issued: an unissued handle is all there
+		// is to resume.
+		return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
+	}
+	return probe.NotProbed("no call of a flow returned a resume handle, so resuming a used handle or another page's was not probed (needs a manifest flowFailures entry, or a flow with a step that asks for confirmation again)").
+		With(probe.TextEvidence("handles probed", judged...), probe.TextEvidence("calls that returned no handle", tried...))
 }
 
 // FlowHighestRisk: a flow's snapshot risk is at least that of its
@@ -518,34 +572,57 @@ func maxRisk(a, b receipt.Risk) receipt.Risk {
 	return b
 }
 
-// FlowReask calls each flow with a step the snapshot cannot resolve
-// yet, approving the flow's own confirmation and denying every step's: a
-// step that turns out riskier than what was approved must be asked for,
-// and the denial must stop the flow with STEP_FAILED before the step runs.
-func FlowReask(p *probe.Probe) probe.Outcome {
-	var judged []string
+// reaskFlows lists the available flows (the manifest's skips aside) with
+// a step the snapshot cannot resolve before the flow runs: a step that
+// may turn out riskier than the flow's confirmation covered.
+func reaskFlows(p *probe.Probe) []receipt.ActionInfo {
+	var out []receipt.ActionInfo
 	for _, f := range p.Base().Actions.Items {
 		if !isFlow(f) || !f.Available || p.Manifest().Skips(f.ID) {
 			continue
 		}
-		late := false
 		for _, id := range f.Steps {
 			if _, ok := p.Base().Action(id); !ok {
-				late = true
+				out = append(out, f)
+				break
 			}
 		}
-		if !late {
-			continue
-		}
+	}
+	return out
+}
+
+// FlowReask calls each flow with a step the snapshot cannot resolve
+// yet, approving the flow's own confirmation and denying every step's,
+// while the page keeps every action the runtime declares during the call
+// (a step declared only while the flow runs, and withdrawn after it, is
+// seen too). A step that turned out riskier than what the flow's
+// confirmation covered must have been asked for — a request naming the
+// flow as its action and the step in step, at the step's risk — before it
+// ran, and the denial must stop the flow with STEP_FAILED.
+func FlowReask(p *probe.Probe) probe.Outcome {
+	var judged, notRiskier []string
+	for _, f := range reaskFlows(p) {
 		args, err := p.ValidArgs(f, "")
 		if err != nil {
 			continue
 		}
-		w, err := p.WatchedCall("", f.ID, args, glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" }))
+		pg, err := p.Open("", glasstest.ConfirmWith(func(req glasstest.ConfirmRequest) bool { return req.Step == "" }))
 		if err != nil {
 			return probe.Broken(err)
 		}
-		r, after, asked := w.Receipt, w.After, w.Page.Harness.Confirmations()
+		if err := pg.WatchDeclared(); err != nil {
+			return probe.Broken(err)
+		}
+		r := pg.Do(f.ID, args)
+		during, err := pg.ReadDeclared()
+		if err != nil {
+			return probe.Broken(err)
+		}
+		after, err := pg.Harness.TrySnapshot()
+		if err != nil {
+			return probe.Broken(err)
+		}
+		asked := pg.Harness.Confirmations()
 		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked)}
 		covered := -1
 		for _, c := range asked {
@@ -553,40 +630,82 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 				covered = max(covered, riskRank(c.Request.Risk))
 			}
 		}
+		riskier := false
 		for _, st := range r.Result.Steps {
-			s, ok := after.Snap.Action(st.ID)
+			// The step's risk when it ran: as the page declared it during
+			// the call, else after it, else at load.
+			s, ok := during[st.ID]
+			if !ok {
+				s, ok = after.Action(st.ID)
+			}
 			if !ok {
 				s, ok = p.Base().Action(st.ID)
 			}
-			if !ok || !probe.NeedsConfirmation(s) || riskRank(s.Risk) <= covered {
+			if !ok || s.Kind == receipt.KindHandoff || !probe.NeedsConfirmation(s) || riskRank(s.Risk) <= covered {
 				continue
 			}
+			riskier = true
 			// The step turned out riskier than what the flow's
 			// confirmation covered.
 			if st.Outcome == receipt.StepOK {
 				return probe.Failf("the flow %s ran its step %s (%s) without asking for confirmation again: the flow's confirmation covered %s", f.ID, st.ID, s.Risk, coveredText(covered)).
-					With(append(ev, probe.SnapshotEvidence("snapshot after the call", after.Snap))...)
+					With(append(ev, probe.TextEvidence("the step as the page declared it while the flow ran", fmt.Sprintf("%s: risk %s, confirm %t", s.ID, s.Risk, s.Confirm)))...)
 			}
 			if st.Outcome != receipt.StepFailed {
 				continue
 			}
-			askedStep := false
-			for _, c := range asked {
-				askedStep = askedStep || c.Request.Step == st.ID && !c.Approved
+			var req *glasstest.ConfirmationRecord
+			for i, c := range asked {
+				if c.Request.Step == st.ID && !c.Approved {
+					req = &asked[i]
+				}
 			}
 			switch {
-			case !askedStep:
-				return probe.Failf("the flow %s stopped at its step %s (%s) without asking the host to confirm it", f.ID, st.ID, s.Risk).With(ev...)
+			case req == nil:
+				return probe.Failf("the flow %s stopped at its step %s (%s) without asking the host to confirm it (a request with step %q)", f.ID, st.ID, s.Risk, st.ID).With(ev...)
+			case req.Request.Action != f.ID:
+				return probe.Failf("the flow %s asked again for its step %s, but the request names the action %q: a re-ask names the flow the host called, and the step in step", f.ID, st.ID, req.Request.Action).With(ev...)
+			case riskRank(req.Request.Risk) < riskRank(s.Risk):
+				return probe.Failf("the flow %s asked again for its step %s at risk %q, but the step is %s", f.ID, st.ID, req.Request.Risk, s.Risk).With(ev...)
 			case r.Code() != receipt.CodeStepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied:
 				return probe.Failf("the host denied the flow %s's step %s: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, st.ID, probe.Got(r)).With(ev...)
 			}
 			judged = append(judged, fmt.Sprintf("%s: step %s (%s) asked again, denied, flow stopped", f.ID, st.ID, s.Risk))
 		}
+		{
+			// The runtime asked again for a step and the host denied it:
+			// whatever the ledger shows, the denial stops the flow with
+			// STEP_FAILED, the step's error PERMISSION_DENIED.
+			for _, c := range asked {
+				if c.Request.Step == "" || c.Approved || slices.ContainsFunc(judged, func(j string) bool { return strings.HasPrefix(j, f.ID+": step "+c.Request.Step+" ") }) {
+					continue
+				}
+				var st *receipt.Step
+				for i := range r.Result.Steps {
+					if r.Result.Steps[i].ID == c.Request.Step {
+						st = &r.Result.Steps[i]
+					}
+				}
+				if r.Code() != receipt.CodeStepFailed || st == nil || st.Outcome != receipt.StepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied {
+					return probe.Failf("the flow %s asked again for its step %s and the host denied it: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, c.Request.Step, probe.Got(r)).With(ev...)
+				}
+				judged = append(judged, fmt.Sprintf("%s: step %s asked again, denied, flow stopped", f.ID, c.Request.Step))
+				riskier = true
+			}
+		}
+		if !riskier {
+			notRiskier = append(notRiskier, fmt.Sprintf("%s: no step turned out riskier than its confirmation covered (%s; %s)", f.ID, coveredText(covered), probe.Got(r)))
+		}
 	}
 	if len(judged) == 0 {
-		return probe.NotProbed("no flow of the page has a step that turned out riskier than the flow's confirmation covered (a step the snapshot cannot resolve before the flow runs)")
+		return probe.NotProbed("no flow of the page has a step that turned out riskier than the flow's confirmation covered (needs a flow with a step the snapshot cannot resolve before the flow runs, dangerous or declaring confirm)").
+			With(probe.TextEvidence("flows called", notRiskier...))
 	}
-	return probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+	res := probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+	if len(notRiskier) > 0 {
+		res = res.With(probe.TextEvidence("flows with no riskier step", notRiskier...))
+	}
+	return res
 }
 
 func coveredText(rank int) string {
@@ -599,4 +718,183 @@ func coveredText(rank int) string {
 		return "read"
 	}
 	return "nothing (the flow asked for no confirmation)"
+}
+
+// maxStepOnly bounds the step-only actions FlowStepOnly calls directly.
+const maxStepOnly = 4
+
+// FlowStepOnly judges every point of flow.step-only for each action the
+// snapshot lists step-only: no WebMCP tool registered for it; not listed
+// available by the runtime's own ACTION_NOT_FOUND; a direct call — with
+// malformed arguments too, since it fails as soon as the id is resolved —
+// fails ACTION_UNAVAILABLE at target_resolution, started no, with a
+// reason, asking nothing and changing nothing; and a flow that runs it
+// gets past it. A step of a flow that the runtime refuses as step-only
+// (ACTION_UNAVAILABLE for malformed arguments, where any other action
+// fails INVALID_ARGS) while the snapshot does not list it so breaks the
+// first point.
+func FlowStepOnly(p *probe.Probe) probe.Outcome {
+	base := p.Base()
+	var stepOnly []receipt.ActionInfo
+	inFlows := map[string][]string{}
+	for _, a := range base.Actions.Items {
+		if a.StepOnly {
+			stepOnly = append(stepOnly, a)
+		}
+		if isFlow(a) {
+			for _, id := range a.Steps {
+				inFlows[id] = append(inFlows[id], a.ID)
+			}
+		}
+	}
+	bridge := p.Transport == glasstest.TransportBridge
+	if len(stepOnly) == 0 {
+		if bridge {
+			if o := unlistedStepOnly(p, inFlows); o != nil {
+				return *o
+			}
+		}
+		return probe.NotProbed("the snapshot lists no step-only action (needs a page that declares a flow with a step-only step: stepOnly true in its snapshot)")
+	}
+	var judged, notJudged []string
+	if len(stepOnly) > maxStepOnly {
+		stepOnly = stepOnly[:maxStepOnly]
+	}
+	// Not a WebMCP tool.
+	pg, err := p.Open("", glasstest.Deny())
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if tools, err := pg.Harness.Tools(); err == nil && len(tools) > 0 {
+		for _, a := range stepOnly {
+			for _, t := range tools {
+				if t.Name == a.ID || a.Tool != "" && t.Name == a.Tool {
+					return probe.Failf("the step-only action %s is registered as the WebMCP tool %s: a step of a flow is no tool of its own", a.ID, t.Name)
+				}
+			}
+		}
+		judged = append(judged, "no step-only action is a registered WebMCP tool")
+	} else {
+		notJudged = append(notJudged, "WebMCP tools: the browser lists none")
+	}
+	// Not listed available.
+	if res, o, ok := p.Refuse(probe.RefusalByKind(probe.RefUnknownID)); ok && res.Receipt.Code() == receipt.CodeActionNotFound {
+		for _, a := range stepOnly {
+			if slices.Contains(res.Receipt.Result.Error.Available, a.ID) {
+				return probe.Failf("the runtime's ACTION_NOT_FOUND lists the step-only action %s as available: a step of a flow is no action an agent may call", a.ID).
+					With(probe.ReceiptEvidence("receipt", res.Receipt))
+			}
+		}
+		judged = append(judged, "ACTION_NOT_FOUND lists no step-only action")
+	} else if !ok && o.Verdict == report.Fail {
+		return o
+	} else {
+		notJudged = append(notJudged, "available: the unknown-id refusal could not be judged")
+	}
+	// A direct call fails ACTION_UNAVAILABLE as soon as the id resolves.
+	if bridge {
+		before, dom, err := pg.StableWitness(false)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		for _, a := range stepOnly {
+			args, err := p.ValidArgs(a, "")
+			if err != nil {
+				args = map[string]any{}
+			}
+			for _, call := range []struct {
+				what string
+				args any
+			}{{"a direct call of the step-only action " + a.ID, args}, {"a direct call of the step-only action " + a.ID + " with arguments that are not JSON", `{"unterminated`}} {
+				r := pg.Do(a.ID, call.args)
+				ev := probe.ReceiptEvidence("receipt", r)
+				switch {
+				case r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution:
+					return probe.Failf("%s: want ACTION_UNAVAILABLE at phase target_resolution, as soon as the id is resolved, %s", call.what, probe.Got(r)).With(ev)
+				case r.Result.Error.Started != receipt.StartedNo:
+					return probe.Failf("%s failed ACTION_UNAVAILABLE, but reports started %q, want %q", call.what, r.Result.Error.Started, receipt.StartedNo).With(ev)
+				case strings.TrimSpace(r.Result.Error.Reason) == "":
+					return probe.Failf("%s failed ACTION_UNAVAILABLE without a reason: the reason says it is a step of a flow", call.what).With(ev)
+				}
+			}
+		}
+		if asked := pg.Harness.Confirmations(); len(asked) > 0 {
+			return probe.Failf("a direct call of a step-only action asked the host for confirmation: it must fail before anything is asked").With(probe.ConfirmationEvidence(asked))
+		}
+		after, err := pg.Witness(false)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if d := probe.Unchanged(before, after, dom); len(d) > 0 {
+			return probe.Failf("direct calls of step-only actions failed, but the page changed: %s", d[0]).With(probe.TextEvidence("what changed", d...), probe.WitnessNote(dom))
+		}
+		judged = append(judged, "direct calls (valid and malformed arguments) fail ACTION_UNAVAILABLE at target_resolution with a reason, asking and changing nothing")
+	} else {
+		notJudged = append(notJudged, "direct calls: over WebMCP a step-only action has no tool to call (probed over the bridge)")
+	}
+	// A flow runs it through every gate.
+	ran := false
+	var bad *probe.Outcome
+	err = p.Each(isFlow, func(e *probe.Exercised) bool {
+		for _, st := range e.Receipt.Result.Steps {
+			i := slices.IndexFunc(stepOnly, func(a receipt.ActionInfo) bool { return a.ID == st.ID })
+			if i < 0 {
+				continue
+			}
+			switch {
+			case st.Outcome == receipt.StepOK:
+				ran = true
+				judged = append(judged, fmt.Sprintf("%s ran its step-only step %s", e.Action.ID, st.ID))
+			case st.Outcome == receipt.StepFailed && st.Error != nil && (st.Error.Code == receipt.CodeActionUnavailable || st.Error.Code == receipt.CodeActionNotFound):
+				res := probe.Failf("the flow %s could not run its step-only step %s (%s: %s): a flow runs a step-only action through every gate", e.Action.ID, st.ID, st.Error.Code, st.Error.Reason).
+					With(probe.ReceiptEvidence("receipt", e.Receipt))
+				bad = &res
+				return false
+			}
+		}
+		return true
+	})
+	if o := probe.VerdictOf(err, bad); o != nil {
+		return *o
+	}
+	if !ran {
+		notJudged = append(notJudged, "through a flow: no call of a flow of the run reached a step-only step")
+	}
+	res := probe.Pass().With(probe.TextEvidence("judged", judged...))
+	if len(notJudged) > 0 {
+		res = res.With(probe.TextEvidence("not judged", notJudged...))
+	}
+	return res
+}
+
+// unlistedStepOnly calls each declared step of a flow, on one page, with
+// arguments that are not JSON: an action the runtime treats as step-only
+// fails ACTION_UNAVAILABLE (it fails as soon as the id is resolved), any
+// other INVALID_ARGS. One that fails ACTION_UNAVAILABLE is step-only to
+// the runtime, and the snapshot must list it so.
+func unlistedStepOnly(p *probe.Probe, inFlows map[string][]string) *probe.Outcome {
+	var steps []string
+	for id := range inFlows {
+		if a, ok := p.Base().Action(id); ok && a.Available && a.Kind != receipt.KindHandoff {
+			steps = append(steps, id)
+		}
+	}
+	if len(steps) == 0 {
+		return nil
+	}
+	slices.Sort(steps)
+	pg, err := p.Open("", glasstest.Deny())
+	if err != nil {
+		o := probe.Broken(err)
+		return &o
+	}
+	for _, id := range steps {
+		r := pg.Do(id, `{"unterminated`)
+		if r.Code() == receipt.CodeActionUnavailable {
+			o := probe.Failf("%s, a step of %s, fails a direct call with malformed arguments ACTION_UNAVAILABLE, before its arguments are parsed, as a step-only action does, but the snapshot does not list it stepOnly",
+				id, strings.Join(inFlows[id], ", ")).With(probe.ReceiptEvidence("receipt", r))
+			return &o
+		}
+	}
+	return nil
 }

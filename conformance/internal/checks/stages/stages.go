@@ -3,13 +3,11 @@ package stages
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
-	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
@@ -288,23 +286,15 @@ func RevealAfterConfirmation(p *probe.Probe) probe.Outcome {
 func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 	scs := p.Manifest().Reveals
 	if len(scs) == 0 {
-		return probe.NotProbed("needs a manifest entry under reveals (see docs/manifest.md)")
+		return probe.NotProbed("needs a manifest entry under reveals naming an element action whose reveal shows its target and one whose reveal leaves it hidden (see docs/manifest.md)")
 	}
 	var judged []string
 	for _, sc := range scs {
-		pg, err := p.Open(sc.URL, glasstest.Approve())
+		e, err := p.Reveal(sc)
 		if err != nil {
 			return probe.Broken(err)
 		}
-		args := scenarioArgs(sc)
-		if args == nil {
-			if a, ok := p.Base().Action(sc.Action); ok {
-				if v, err := p.ValidArgs(a, ""); err == nil {
-					args = v
-				}
-			}
-		}
-		r := pg.Do(sc.Action, args)
+		r := e.Receipt
 		where := sc.Action + " (manifest reveals, " + sc.Outcome + ")"
 		switch sc.Outcome {
 		case "shown":
@@ -325,113 +315,105 @@ func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 
 // ---- the snapshots' window -----------------------------------------------------
 
-// stage6Script makes the page keep the runtime's snapshot as it is when
-// the first input event of the call fires: the moment an element action
-// without a run function starts executing (stage 6), after its reveal.
-const stage6Script = `() => {
-  window.__glassStage6 = null;
-  const grab = () => {
-    if (window.__glassStage6 !== null) return;
-    try {
-      const s = globalThis.glassRuntime.snapshot();
-      window.__glassStage6 = s && typeof s.then !== "function" ? JSON.stringify(s) : "";
-    } catch (e) {
-      window.__glassStage6 = "";
-    }
-  };
-  for (const t of ["pointerdown", "mousedown", "click", "input", "change", "keydown"]) window.addEventListener(t, grab, true);
-}`
-
-// ChangedWindow calls element actions (those the manifest's reveals
-// show, then one of every element tool the exercise would call) with the
-// page keeping a snapshot of the moment execution starts. The receipt's
-// records must compare that moment with the end: nothing the reveal
-// rendered is reported added, and nothing the call made is left out.
-func ChangedWindow(p *probe.Probe) probe.Outcome {
-	type cand struct {
-		id   string
-		url  string
-		args any
+// windowProblem judges a receipt's changed against the runtime's snapshot
+// s6 when execution started and the snapshot after the call: nothing the
+// reveal rendered is reported added, nothing is reported removed that was
+// not there, and every part is the difference from that moment to the end.
+func windowProblem(r *receipt.Receipt, s6, after *receipt.Snapshot) string {
+	rc := &receipt.RecordChanges{}
+	if ch := r.Result.Changed; ch != nil && ch.Records != nil {
+		rc = ch.Records
 	}
-	var cands []cand
+	ids6, _ := probe.RecordIDs(s6)
+	for _, id := range rc.Added {
+		if slices.Contains(ids6, id) {
+			return fmt.Sprintf("reports the record %s added, but the page model showed it when execution started (rendered by the reveal, before stage 6): the before snapshot was taken too early", id)
+		}
+	}
+	for _, id := range rc.Removed {
+		if !slices.Contains(ids6, id) {
+			return fmt.Sprintf("reports the record %s removed, but the page model did not show it when execution started", id)
+		}
+	}
+	if pr := probe.ChangesProblem(r, s6, after); pr != "" {
+		return pr + " (from the start of execution to after the call)"
+	}
+	return ""
+}
+
+// ChangedWindow judges element actions watched from the moment their
+// execution started (the runtime's snapshot at the first input event of
+// the call): those the manifest's reveals show, and every element action
+// the exercise calls. The receipt's changed must be the difference from
+// that moment to the end: nothing the reveal rendered reported added,
+// nothing the call did left out. Every candidate is accounted for in the
+// evidence, judged or not and why.
+func ChangedWindow(p *probe.Probe) probe.Outcome {
+	var judged, notJudged []string
+	judge := func(what string, e *probe.Exercised) *probe.Outcome {
+		switch {
+		case !e.ByRuntime:
+			notJudged = append(notJudged, what+": the harness wrote the receipt ("+probe.Got(e.Receipt)+")")
+		case !e.Receipt.Result.OK:
+			notJudged = append(notJudged, what+": "+probe.Got(e.Receipt))
+		case e.Stage6.Snap == nil:
+			notJudged = append(notJudged, what+": "+e.Stage6.Why)
+		case e.Stage6.Snap.Records.Omitted > 0 || e.After.Snap.Records.Omitted > 0:
+			notJudged = append(notJudged, what+": the snapshot at the start of execution is not a complete list of records")
+		default:
+			if pr := windowProblem(e.Receipt, e.Stage6.Snap, e.After.Snap); pr != "" {
+				o := probe.Failf("%s %s", what, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
+					probe.SnapshotEvidence("snapshot when execution started", e.Stage6.Snap), probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+				return &o
+			}
+			judged = append(judged, what)
+		}
+		return nil
+	}
 	seen := map[string]bool{}
 	for _, sc := range p.Manifest().Reveals {
-		if sc.Outcome == "shown" {
-			cands = append(cands, cand{sc.Action, sc.URL, scenarioArgs(sc)})
-			seen[sc.Action] = sc.URL == ""
+		if sc.Outcome != "shown" {
+			continue
+		}
+		e, err := p.Reveal(sc)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		what := sc.Action + " (manifest reveals)"
+		if sc.URL != "" {
+			what = sc.Action + " at " + sc.URL + " (manifest reveals)"
+		} else {
+			seen[sc.Action] = true
+		}
+		if o := judge(what, e); o != nil {
+			return *o
 		}
 	}
 	calls, _ := p.ExercisePlan()
 	for _, pl := range calls {
-		if pl.Action.Kind == receipt.KindElement && pl.Secret == "" && !seen[pl.Action.ID] {
-			cands = append(cands, cand{id: pl.Action.ID, args: pl.Args})
-		}
-	}
-	if len(cands) > 5 {
-		cands = cands[:5]
-	}
-	var judged, notJudged []string
-	for _, c := range cands {
-		pg, err := p.Open(c.url, glasstest.Approve())
-		if err != nil {
-			return probe.Broken(err)
-		}
-		if _, err := pg.Harness.Evaluate(stage6Script, nil); err != nil {
-			return probe.Broken(err)
-		}
-		r := pg.Do(c.id, c.args)
-		after, err := pg.Witness(false)
-		if err != nil {
-			return probe.Broken(err)
-		}
-		v, err := pg.Harness.Evaluate(`() => window.__glassStage6`, nil)
-		if err != nil {
-			return probe.Broken(err)
-		}
-		text, _ := v.(string)
-		if !r.Result.OK || text == "" {
-			notJudged = append(notJudged, fmt.Sprintf("%s: %s", c.id, map[bool]string{true: "no input event marked the start of execution", false: probe.Got(r)}[r.Result.OK]))
+		if pl.Action.Kind != receipt.KindElement || seen[pl.Action.ID] {
 			continue
 		}
-		s6, err := receipt.DecodeSnapshot([]byte(text))
-		if err != nil || s6.Records.Omitted > 0 || after.Snap.Records.Omitted > 0 {
-			notJudged = append(notJudged, c.id+": the snapshot at the start of execution is not a complete list of records")
-			continue
+		e, err := p.Call(pl)
+		if err != nil {
+			return probe.Broken(err)
 		}
-		rc := &receipt.RecordChanges{}
-		if ch := r.Result.Changed; ch != nil && ch.Records != nil {
-			rc = ch.Records
+		if o := judge(pl.Action.ID, e); o != nil {
+			return *o
 		}
-		ids6, _ := probe.RecordIDs(s6)
-		idsAfter, _ := probe.RecordIDs(after.Snap)
-		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.SnapshotEvidence("snapshot when execution started", s6), probe.SnapshotEvidence("snapshot after the call", after.Snap)}
-		for _, id := range rc.Added {
-			if slices.Contains(ids6, id) {
-				return probe.Failf("%s reports the record %s added, but the page model showed it when execution started (rendered by the reveal, before stage 6): the before snapshot was taken too early", c.id, id).With(ev...)
-			}
-		}
-		for _, id := range rc.Removed {
-			if !slices.Contains(ids6, id) {
-				return probe.Failf("%s reports the record %s removed, but the page model did not show it when execution started", c.id, id).With(ev...)
-			}
-		}
-		if pr := probe.Claims("changed.records.added", rc.Added, rc.Omitted.Added, probe.Minus(idsAfter, ids6)); pr != "" {
-			return probe.Failf("%s: %s (from the start of execution to after the call)", c.id, pr).With(ev...)
-		}
-		judged = append(judged, c.id)
 	}
 	if len(judged) == 0 {
-		msg := "no call of an element action could be watched from the start of its execution"
-		if len(cands) == 0 {
+		msg := "no call of an element action could be watched from the start of its execution (it needs an element action without a run function, whose control the runtime operates)"
+		if len(notJudged) == 0 {
 			msg = "the page declares no element action the probe can call, and the manifest names no reveals"
 		}
-		return probe.NotProbed(msg).With(probe.TextEvidence("not judged", notJudged...))
+		return probe.NotProbed(msg).With(probe.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
 	}
 	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
 	if len(notJudged) > 0 {
 		o = o.With(probe.TextEvidence("not judged", notJudged...))
 	}
-	return o
+	return o.With(p.PlanNotes()...)
 }
 
 // ---- waiting: the expectation's timeout, settling --------------------------------
@@ -468,99 +450,137 @@ func DefaultTimeout(p *probe.Probe) probe.Outcome {
 	return probe.Pass().With(probe.TextEvidence("timing", fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))))
 }
 
-// quietScript resolves once the DOM has not changed for quietMs and, on a
-// visible page, for quietFrames animation frames, or after maxMs: the
-// harness's own wait for the page to settle. The frames keep the wait
-// long enough on a machine so busy that frames come slowly, where work
-// the page schedules by frames outlasts any number of milliseconds.
-const quietScript = `([quietMs, quietFrames, maxMs]) => new Promise((resolve) => {
-  const start = performance.now();
-  let last = start, frames = 0, done = false;
-  const counting = document.visibilityState === "visible";
-  const mo = new MutationObserver(() => { last = performance.now(); frames = 0; });
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  if (counting) {
-    const onFrame = () => { if (!done) { frames++; requestAnimationFrame(onFrame); } };
-    requestAnimationFrame(onFrame);
-  }
-  const tick = () => {
-    const now = performance.now();
-    if ((now - last >= quietMs && (!counting || frames >= quietFrames)) || now - start >= maxMs) {
-      done = true; mo.disconnect(); resolve(true); return;
-    }
-    setTimeout(tick, Math.max(10, quietMs - (now - last)));
-  };
-  tick();
-})`
-
-// maxSettleCalls bounds the calls checkSettle makes.
-const maxSettleCalls = 6
-
-// Settle makes each write of the exercise on a fresh page, then waits
-// for the page to go quiet: the receipt's records and state views must
-// already show what the page settled on, so that work the handler started
-// and the page finished later was waited for.
+// Settle judges every write of the exercise once the page has gone quiet
+// after it (the harness's own settle wait: no DOM change for 500 ms and
+// 20 animation frames, 5 s at most): the receipt's changed — records
+// added, removed and updated, state views, actions, feedback — must
+// already show what the page settled on, from the runtime's before
+// window, so that work the handler started and the page finished later
+// was waited for.
 func Settle(p *probe.Probe) probe.Outcome {
-	calls, _ := p.ExercisePlan()
 	var judged, notJudged []string
-	for _, pl := range calls {
-		if !probe.IsWrite(pl.Action) || len(judged)+len(notJudged) == maxSettleCalls {
-			continue
+	var o *probe.Outcome
+	err := p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
+		switch {
+		case !e.Receipt.Result.OK:
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(e.Receipt)))
+			return true
+		case !e.DOMWitness:
+			notJudged = append(notJudged, e.Action.ID+": the page changes by itself, so it never goes quiet")
+			return true
 		}
-		opts := []glasstest.PageOption{glasstest.Approve()}
-		if pl.Secret != "" {
-			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
-		}
-		pg, err := p.Open("", opts...)
+		w, err := p.Window(e)
 		if err != nil {
-			return probe.Broken(err)
+			res := probe.Broken(err)
+			o = &res
+			return false
 		}
-		before, domWitness, err := pg.StableWitness(false)
+		if w.E.Settled == nil {
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(w.E.Receipt)))
+			return true
+		}
+		if pr := probe.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
+			res := probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, pr).
+				With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(w.Before, w.E.Settled.Snap)...),
+					probe.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))
+			o = &res
+			return false
+		}
+		judged = append(judged, e.Action.ID)
+		if w.E != e || w.Before != e.Before.Snap {
+			return true // judged from a window only this call showed
+		}
+		// Again, with the server answering late: work the handler
+		// started through the server now outlasts a few quiet frames.
+		slow, err := p.SlowCall(e)
 		if err != nil {
-			return probe.Broken(err)
+			res := probe.Broken(err)
+			o = &res
+			return false
 		}
-		r := pg.Do(pl.Action.ID, pl.Args)
-		if !r.Result.OK || !domWitness {
-			notJudged = append(notJudged, fmt.Sprintf("%s: %s", pl.Action.ID, map[bool]string{true: "the page changes by itself", false: probe.Got(r)}[r.Result.OK]))
-			continue
+		switch {
+		case slow.Requests == 0 || !slow.ByRuntime:
+			return true
+		case slow.Settled == nil:
+			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, probe.SlowResponse, probe.Got(slow.Receipt)))
+			return true
 		}
-		if _, err := pg.Harness.EvaluateWithin(5*time.Second+pg.Probe().CallTimeout(), quietScript, []int{500, 20, 5000}); err != nil {
-			return probe.Broken(err)
+		if pr := probe.ChangesProblem(slow.Receipt, slow.Before.Snap, slow.Settled.Snap); pr != "" {
+			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, probe.SlowResponse, pr).
+				With(probe.ReceiptEvidence("receipt", slow.Receipt),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(slow.Before.Snap, slow.Settled.Snap)...),
+					probe.SnapshotEvidence("snapshot once the page settled", slow.Settled.Snap))
+			o = &res
+			return false
 		}
-		settled, err := pg.Witness(false)
-		if err != nil {
-			return probe.Broken(err)
-		}
-		e := &probe.Exercised{Action: pl.Action, Args: pl.Args, Receipt: r, Before: before, After: settled}
-		pr := probe.RecordsProblem(e)
-		if pr == "" {
-			pr = stateProblem(e)
-		}
-		if pr != "" {
-			return probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", pl.Action.ID, pr).
-				With(probe.ReceiptEvidence("receipt", r), probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(before.Snap, settled.Snap)...))
-		}
-		judged = append(judged, pl.Action.ID)
+		judged = append(judged, fmt.Sprintf("%s with the server answering %v late (%d requests)", e.Action.ID, probe.SlowResponse, slow.Requests))
+		return true
+	})
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
 	}
 	if len(judged) == 0 {
-		return probe.NotProbed("no write of the page could be called successfully on a page whose DOM holds still").With(probe.TextEvidence("not judged", notJudged...))
+		return probe.NotProbed("no write of the page could be called successfully on a page whose DOM holds still").
+			With(probe.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
 	}
-	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	res := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	if len(notJudged) > 0 {
+		res = res.With(probe.TextEvidence("not judged", notJudged...))
+	}
+	return res
 }
 
-// stateProblem compares a receipt's changed.state with the state views of
-// the before and after witnesses.
-func stateProblem(e *probe.Exercised) string {
-	b, a := e.Before.Snap, e.After.Snap
-	var keys []string
-	for _, k := range slices.Sorted(maps.Keys(probe.MergeKeys(b.State, a.State))) {
-		if !params.SameJSON(b.State[k], a.State[k]) {
-			keys = append(keys, k)
+// ExpectationTiming calls each action the manifest names under
+// capturingExpectations — an expectation that captures the page's state
+// when it is built ("one task fewer than now") — approved, with the
+// default expectation timeout: built after stage 5 and before stage 6
+// (for a flow, before its first step), it comes true, so the call must
+// succeed and report the expectation. Built any later, it captures the
+// state the call made and never comes true; built earlier, it captures
+// what the reveal changed.
+func ExpectationTiming(p *probe.Probe) probe.Outcome {
+	scs := p.Manifest().CapturingExpectations
+	if len(scs) == 0 {
+		return probe.NotProbed("needs a manifest entry under capturingExpectations naming an action whose expectation captures the page's state when it is built (see docs/manifest.md)")
+	}
+	var judged []string
+	for _, sc := range scs {
+		a, declared := p.Base().Action(sc.Action)
+		where := sc.Action + " (manifest capturingExpectations)"
+		if sc.URL != "" {
+			where = sc.Action + " at " + sc.URL + " (manifest capturingExpectations)"
 		}
+		args := scenarioArgs(sc)
+		if args == nil && declared {
+			if v, err := p.ValidArgs(a, ""); err == nil {
+				args = v
+			}
+		}
+		v, err := p.Memo(fmt.Sprintf("%s|capturing|%s|%s", p.Transport, sc.Action, sc.URL), func() (any, error) {
+			q := p.Sibling(p.Transport)
+			defer q.Close()
+			pg, err := q.Open(sc.URL, glasstest.Approve())
+			if err != nil {
+				return nil, err
+			}
+			return pg.Do(sc.Action, args), nil
+		})
+		if err != nil {
+			return probe.Broken(err)
+		}
+		r := v.(*receipt.Receipt)
+		ev := probe.ReceiptEvidence("receipt", r)
+		if !r.Result.OK {
+			return probe.Failf("%s: want success with the declared expectation, %s: an expectation that captures the page's state comes true only when it is built after stage 5 and before stage 6 (for a flow, before its first step)", where, probe.Got(r)).With(ev)
+		}
+		if strings.TrimSpace(r.Result.Expect) == "" {
+			return probe.Failf("%s succeeded without reporting its expectation in expect", where).With(ev)
+		}
+		if declared && a.Expect == "" {
+			return probe.Failf("%s: the snapshot shows no expectation for the action (no expect), but the manifest names it under capturingExpectations", where).With(ev)
+		}
+		judged = append(judged, fmt.Sprintf("%s → ok, expect %q", where, r.Result.Expect))
 	}
-	sc := &receipt.StateChanges{}
-	if c := e.Receipt.Result.Changed; c != nil && c.State != nil {
-		sc = c.State
-	}
-	return probe.Claims("changed.state.changed", sc.Changed, sc.Omitted, keys)
+	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
 }

@@ -74,11 +74,13 @@ func schemaOf(v any) map[string]any {
 }
 
 // expectedTools names the tools a snapshot's actions call for: each id
-// that is a tool name, and the tool each descriptor names.
+// that is a tool name, and the tool each descriptor names; a step-only
+// action is no tool (CONTRACT.md §6.4).
 func expectedTools(s *receipt.Snapshot) map[string]bool {
 	want := map[string]bool{}
 	for _, a := range s.Actions.Items {
 		switch {
+		case a.StepOnly:
 		case a.Tool != "":
 			want[a.Tool] = true
 		case toolName.MatchString(a.ID):
@@ -107,6 +109,9 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 	}
 	rows := map[string][]string{}
 	for _, a := range s.Actions.Items {
+		if a.StepOnly {
+			continue
+		}
 		if a.Tool != "" && a.Record != "" {
 			rows[a.Tool] = append(rows[a.Tool], a.Record)
 			continue
@@ -420,7 +425,7 @@ func Agrees(p *probe.Probe) probe.Outcome {
 	webmcp := p.Sibling(glasstest.TransportWebMCP)
 	defer bridge.Close()
 	defer webmcp.Close()
-	var judged []string
+	var judged, notCompared []string
 	compare := func(what string, a, b *receipt.Receipt) *probe.Outcome {
 		if d := receiptDifference(a, b); d != "" {
 			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s", what, d).
@@ -439,6 +444,11 @@ func Agrees(p *probe.Probe) probe.Outcome {
 		b, err := webmcp.Call(pl)
 		if err != nil {
 			return probe.Broken(err)
+		}
+		if !a.ByRuntime || !b.ByRuntime {
+			// A harness receipt is no runtime's answer to compare.
+			notCompared = append(notCompared, fmt.Sprintf("%s: the harness wrote the receipt (bridge: %s; webmcp: %s)", pl.Action.ID, probe.Got(a.Receipt), probe.Got(b.Receipt)))
+			continue
 		}
 		if o := compare(pl.Action.ID, a.Receipt, b.Receipt); o != nil {
 			return *o
@@ -465,9 +475,13 @@ func Agrees(p *probe.Probe) probe.Outcome {
 		}
 	}
 	if len(judged) == 0 {
-		return probe.NotProbed("no call could be made over both transports").With(p.PlanNotes()...)
+		return probe.NotProbed("no call could be made over both transports").With(p.PlanNotes()...).With(probe.TextEvidence("not compared", notCompared...))
 	}
-	return probe.Pass().With(probe.TextEvidence("calls compared", judged...))
+	res := probe.Pass().With(probe.TextEvidence("calls compared", judged...))
+	if len(notCompared) > 0 {
+		res = res.With(probe.TextEvidence("not compared", notCompared...))
+	}
+	return res
 }
 
 // receiptDifference describes the first difference between two receipts,

@@ -12,6 +12,15 @@
   const toasts = [];
   const faults = new Set((new URLSearchParams(location.search).get("fault") || "").split(",").filter(Boolean));
   const PRIORITIES = ["low", "normal", "high"];
+  // How many times each action's handler ran, by action id: what the
+  // conformance suite reads to see that a failed call was not retried
+  // (envelope.no-auto-retry, docs/conformance.md).
+  const runs = {};
+  globalThis.glassHandlerRuns = runs;
+  const counted = (id, f) => (...a) => {
+    runs[id] = (runs[id] || 0) + 1;
+    return f(...a);
+  };
 
   const list = document.getElementById("tasks");
   const filter = document.getElementById("filter");
@@ -33,6 +42,9 @@
     const items = tasks.filter(shown).map((t) => {
       const li = document.createElement("li");
       li.dataset.task = t.id;
+      // A fault switch: rows that no scrolling shows (a row action's
+      // reveal leaves its target hidden).
+      if (faults.has("rows-hidden")) li.style.display = "none";
       if (t.done) li.classList.add("done");
       const done = document.createElement("input");
       done.type = "checkbox";
@@ -128,6 +140,35 @@
     toast("success", "Deleted \u201c" + (t ? t.title : id) + "\u201d");
   }
 
+  // sync saves the list again: the server already has it, so the page
+  // does not change.
+  async function sync() {
+    await api("POST", "/api/sync");
+  }
+
+  function search(query, limit) {
+    const q = query.trim().toLowerCase();
+    const matches = tasks.filter((t) => t.title.toLowerCase().includes(q)).slice(0, limit);
+    return { query: query, limit: limit, tasks: matches.map((t) => ({ id: t.id, title: t.title, done: t.done })) };
+  }
+
+  let clearFailed = false;
+
+  async function clearDone() {
+    if (faults.has("clear-fails-once") && !clearFailed) {
+      clearFailed = true;
+      throw new Error("the server did not answer");
+    }
+    for (const t of tasks.filter((x) => x.done)) await deleteTask(t.id);
+  }
+
+  async function deleteEdited() {
+    const id = editing;
+    editing = null;
+    dialog.close();
+    if (id) await deleteTask(id);
+  }
+
   function openEdit(id) {
     const t = find(id);
     if (!t) return;
@@ -207,6 +248,11 @@
   });
   filter.addEventListener("change", render);
   document.getElementById("edit-save").addEventListener("click", () => saveEdit().catch(() => toast("error", "Could not save the task")));
+  document.getElementById("edit-delete").addEventListener("click", () => deleteEdited().catch(() => toast("error", "Could not delete the task")));
+  document.getElementById("dismiss").addEventListener("click", () => {
+    toasts.length = 0;
+    document.getElementById("toasts").replaceChildren();
+  });
   document.getElementById("edit-cancel").addEventListener("click", () => {
     editing = null;
     dialog.close();
@@ -242,7 +288,7 @@
         target: () => rowOf(t.id) && rowOf(t.id).querySelector("button.remove"),
         reveal: () => rowOf(t.id) && rowOf(t.id).scrollIntoView({ block: "center" }),
         available: () => hiddenReason(t),
-        run: () => deleteTask(t.id),
+        run: counted("remove@" + t.id, () => deleteTask(t.id)),
         expect: {
           description: "The task is no longer in the list",
           until: () => !rowOf(t.id),
@@ -261,7 +307,7 @@
             priority: { type: "string", enum: PRIORITIES, default: "normal" },
           },
         },
-        run: (a) => addTask(a.title, a.priority),
+        run: counted("add", (a) => addTask(a.title, a.priority)),
         expect: (a) => {
           const before = tasks.length;
           return {
@@ -345,6 +391,79 @@
         target: "#filter",
         params: { type: "object", required: ["value"], properties: { value: { type: "string", enum: ["all", "open", "done"] } } },
       },
+      {
+        // Returns the arguments it ran with, the default limit filled in
+        // (args.normalised).
+        id: "search",
+        description: "Find the tasks whose title contains a text",
+        kind: "function",
+        risk: "read",
+        params: {
+          type: "object",
+          additionalProperties: false,
+          required: ["query"],
+          properties: {
+            query: { type: "string", maxLength: 200 },
+            limit: { type: "integer", minimum: 1, maximum: 50, default: 10 },
+          },
+        },
+        run: counted("search", (a) => search(a.query, a.limit)),
+      },
+      {
+        id: "sync",
+        description: "Save the list to the server again",
+        kind: "function",
+        risk: "write",
+        run: counted("sync", sync),
+      },
+      {
+        // A toast box with a click listener, no native control: the
+        // runtime can only simulate a click (fidelity low).
+        id: "dismiss",
+        description: "Dismiss the notifications",
+        risk: "read",
+        target: "#dismiss",
+      },
+      {
+        // Confirmed once, as dangerous, before its first step: its last
+        // step is dangerous; only a flow may run its first.
+        id: "clear-done",
+        description: "Show the done tasks, then delete every one of them",
+        kind: "flow",
+        steps: ["clear-done.show", "clear-done.delete"],
+      },
+      {
+        // Only a flow may run it: on its own it is the filter's job.
+        id: "clear-done.show",
+        description: "Show only the done tasks",
+        kind: "function",
+        risk: "read",
+        stepOnly: true,
+        run: () => {
+          filter.value = "done";
+          render();
+        },
+      },
+      {
+        id: "clear-done.delete",
+        description: "Delete every done task",
+        kind: "function",
+        risk: "dangerous",
+        run: clearDone,
+      },
+      {
+        // The dialog's Delete button exists only while the dialog is
+        // open: the flow's confirmation (none: opening is a read) does not
+        // cover it, so its step asks for confirmation before it runs.
+        id: "discard",
+        description: "Open a task in the edit dialog and delete it there",
+        kind: "flow",
+        params: { type: "object", additionalProperties: false, required: ["task"], properties: { task: taskParam() } },
+        steps: [{ action: "edit.open", args: (a) => ({ task: a.task }) }, "edit.delete"],
+      },
+      ...(editing
+        ? [{ id: "edit.delete", description: "Delete the task in the edit dialog", risk: "dangerous", stepOnly: true, target: "#edit-delete", run: deleteEdited }]
+        : []),
       {
         id: "export",
         description: "Export the tasks and return the export reference",

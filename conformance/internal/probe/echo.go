@@ -1,0 +1,169 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/receipt"
+)
+
+// The echo probe passes a sensitive value through every string parameter
+// of every action (CONTRACT.md §2.3: a {"$sensitive": name} placeholder
+// may stand for any string): the runtime restores it, the page shows it,
+// echoes it into feedback or returns it as data — and wherever the value
+// would appear in a receipt, a snapshot, a confirmation request or a
+// hand-off request, the runtime must write "[sensitive]"
+// (sensitive.never-echoed). Each call is made on a fresh page, approved,
+// with the host answering a hand-off cancelled; the value is looked for in
+// every spelling internal/scrub knows, in the runtime's own documents (the
+// host masks what it records, and says when it had to).
+
+// EchoCall is one call of the echo probe and where the value showed.
+type EchoCall struct {
+	Action receipt.ActionInfo
+	// Params are the string parameters that carried the value.
+	Params  []string
+	Receipt *receipt.Receipt
+	// ByRuntime is false when the harness wrote the receipt.
+	ByRuntime bool
+	// Leak says where the value showed, or "".
+	Leak     string
+	Evidence string
+}
+
+// echoPlan is one call of the echo probe: the action, and its arguments
+// with the placeholder in every string parameter that can hold it.
+type echoPlan struct {
+	action receipt.ActionInfo
+	args   map[string]any
+	params []string
+}
+
+// planEcho lists the echo calls: for each declared action with a string
+// parameter (step-only ones aside: a direct call never restores anything,
+// and a hand-off or a flow is called like any other), valid arguments with
+// the placeholder in every free string parameter; an action whose string
+// parameters are all enums gets the placeholder in each of them instead,
+// a call validation must refuse.
+func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
+	for _, a := range p.Base().Actions.Items {
+		if a.StepOnly || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Properties) == 0 {
+			continue
+		}
+		var free, enums []string
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+			prop := s.Properties[k]
+			if prop == nil || !prop.HasType("string") {
+				continue
+			}
+			if len(prop.Enum) > 0 {
+				enums = append(enums, k)
+			} else {
+				free = append(free, k)
+			}
+		}
+		if len(free)+len(enums) == 0 {
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		pl := echoPlan{action: a, args: args, params: free}
+		if len(free) == 0 || !a.Available {
+			// Refused either way (by validation, or at stage 5): the value
+			// goes in every string parameter.
+			pl.params = append(free, enums...)
+		}
+		for _, k := range pl.params {
+			pl.args[k] = glasstest.SensitiveRef(params.SensitiveRef)
+		}
+		calls = append(calls, pl)
+	}
+	return calls, notes
+}
+
+// Echo makes the echo probe's calls, once per run and transport.
+func (p *Probe) Echo() ([]EchoCall, []string, error) {
+	type result struct {
+		calls []EchoCall
+		notes []string
+	}
+	v, err := p.s.memo(string(p.Transport)+"|echo", func() (any, error) {
+		q := &Probe{s: p.s, Transport: p.Transport}
+		defer q.Close()
+		plans, notes := q.planEcho()
+		var out []EchoCall
+		for _, pl := range plans {
+			c, err := q.echoOne(pl)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+		return result{out, notes}, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	r := v.(result)
+	return r.calls, r.notes, nil
+}
+
+func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
+	secret := p.s.secrets.fresh()
+	set := scrub.New(secret)
+	pg, err := p.Open("", glasstest.Approve(), glasstest.Sensitive(params.SensitiveRef, secret),
+		glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffCancelled }))
+	if err != nil {
+		return EchoCall{}, err
+	}
+	r, byRuntime := pg.DoAnswered(pl.action.ID, pl.args)
+	c := EchoCall{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
+	leak := func(where string, v any) bool {
+		b, _ := json.Marshal(v)
+		if !set.Contains(b) {
+			return false
+		}
+		c.Leak, c.Evidence = where, string(b)
+		return true
+	}
+	if byRuntime {
+		if rj, err := receipt.CanonicalJSON(r); err == nil && set.Contains(rj) {
+			c.Leak, c.Evidence = "the receipt", string(rj)
+			return c, nil
+		}
+	}
+	for _, cr := range pg.Harness.Confirmations() {
+		if cr.SensitiveMasked || leak("a confirmation request", cr.Request) {
+			c.Leak = "a confirmation request (the host masked it)"
+			c.Evidence = JSONText(cr.Request)
+			return c, nil
+		}
+	}
+	for _, h := range pg.Harness.Handoffs() {
+		if h.SensitiveMasked || leak("a hand-off request", h.Request) {
+			c.Leak = "a hand-off request (the host masked it)"
+			c.Evidence = JSONText(h.Request)
+			return c, nil
+		}
+	}
+	snap, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return EchoCall{}, err
+	}
+	if sj, err := receipt.CanonicalJSON(snap); err == nil && set.Contains(sj) {
+		c.Leak, c.Evidence = "the snapshot after the call", string(sj)
+	}
+	return c, nil
+}

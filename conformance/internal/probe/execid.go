@@ -1,0 +1,114 @@
+package probe
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// The execution-id probe: on one page, calls whose executionId the
+// runtime must mint itself (the harness passes none) and calls whose
+// executionId the probe chooses — one of the contract's form, which the
+// runtime must echo exactly, and one that is not, which it must replace
+// with one of its own. Every call carries an expected revision the page
+// is not at, so nothing runs.
+
+// IDCall is one call of the execution-id probe and what is wrong with its
+// executionId, if anything.
+type IDCall struct {
+	What    string
+	Receipt *receipt.Receipt
+	Problem string
+}
+
+// IDProbe is the execution-id probe's calls.
+type IDProbe struct {
+	Calls []IDCall
+	// NotProbed says which calls could not be made.
+	NotProbed string
+}
+
+var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
+
+// The executionIds the probe passes: one of the form, with every kind of
+// character the form allows and its full length, and one that is not of
+// the form.
+const (
+	probeExecutionID   = "glass-probe.ID_0123456789:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL"
+	invalidExecutionID = "glass probe/not an id"
+)
+
+// ExecutionIDProbe makes the execution-id probe, once per run and
+// transport.
+func (p *Probe) ExecutionIDProbe() (*IDProbe, error) {
+	v, err := p.s.memo(string(p.Transport)+"|execution-ids", func() (any, error) {
+		q := &Probe{s: p.s, Transport: p.Transport}
+		defer q.Close()
+		return q.executionIDs()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*IDProbe), nil
+}
+
+func (p *Probe) executionIDs() (*IDProbe, error) {
+	out := &IDProbe{}
+	var target receipt.ActionInfo
+	var args map[string]any
+	for _, a := range p.Candidates() {
+		if v, err := p.ValidArgs(a, ""); err == nil {
+			target, args = a, v
+			break
+		}
+	}
+	if target.ID == "" {
+		out.NotProbed = "the page declares no available action the probe can build arguments for"
+		return out, nil
+	}
+	pg, err := p.Open("")
+	if err != nil {
+		return nil, err
+	}
+	snap, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return nil, err
+	}
+	stale := snap.Revision + 1000
+	minted := map[string]int{}
+	for i := 1; i <= 3; i++ {
+		what := fmt.Sprintf("call %d of %s without options.executionId (guarded by a stale revision)", i, target.ID)
+		r, byRuntime := pg.DoAnswered(target.ID, args, glasstest.WithoutExecutionID(), glasstest.ExpectedRevision(stale))
+		if !byRuntime {
+			continue
+		}
+		c := IDCall{What: what, Receipt: r}
+		id := r.ExecutionID
+		switch {
+		case !executionIDForm.MatchString(id):
+			c.Problem = fmt.Sprintf("the host passed no executionId, and the runtime assigned %q, which does not match %s", id, receipt.ExecutionIDPattern)
+		case minted[id] > 0:
+			c.Problem = fmt.Sprintf("the host passed no executionId, and the runtime assigned %q, the id it assigned call %d on the same page", id, minted[id])
+		}
+		minted[id] = i
+		out.Calls = append(out.Calls, c)
+	}
+	for _, given := range []string{probeExecutionID, invalidExecutionID} {
+		r, err := pg.Raw(target.ID, args, map[string]any{"executionId": given, "expectedRevision": stale}, snap)
+		if err != nil {
+			out.NotProbed = fmt.Sprintf("a call with an executionId of the probe's choosing: %s", FirstLine(err.Error()))
+			break
+		}
+		c := IDCall{What: fmt.Sprintf("a call of %s with options.executionId %q", target.ID, given), Receipt: r}
+		switch {
+		case given == probeExecutionID && r.ExecutionID != given:
+			c.Problem = fmt.Sprintf("the host passed executionId %q, of the contract's form, but the receipt carries %q", given, r.ExecutionID)
+		case given == invalidExecutionID && (r.ExecutionID == given || !executionIDForm.MatchString(r.ExecutionID)):
+			c.Problem = fmt.Sprintf("the host passed executionId %q, which is not of the form %s, and the receipt carries %q: the runtime must assign one of that form", given, receipt.ExecutionIDPattern, r.ExecutionID)
+		}
+		out.Calls = append(out.Calls, c)
+	}
+	return out, nil
+}

@@ -1,0 +1,116 @@
+package probe
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// Raw calls are calls the harness's Do cannot make: options it never
+// passes (an executionId of the probe's choosing, an expectedRevision that
+// is null or not an integer), or a call with no snapshot taken before it
+// (Do over WebMCP reads one to find the tool). A raw call reaches the
+// runtime the way the page's transport does — execute in the page over
+// the bridge, the action's tool with the options in $glass over WebMCP —
+// and its receipt, decoded strictly, is recorded in the run as the
+// runtime's.
+
+// ErrNoTool is returned by Raw over WebMCP for an action that has no
+// tool the probe can call.
+var ErrNoTool = errors.New("no WebMCP tool to call")
+
+const rawExecute = `async ([id, args, options]) => {
+  const r = await globalThis.glassRuntime.execute(id, args, options);
+  return typeof r === "string" ? r : JSON.stringify(r);
+}`
+
+// Raw calls id with args (a JSON value, sent as its text over the bridge;
+// or text, sent as it is, over the bridge only) and the options object as
+// it is. tools maps the action to its
+// WebMCP tool: a snapshot's descriptors, or nil for the run's first
+// snapshot.
+func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.Snapshot) (*receipt.Receipt, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	var text string
+	switch pg.p.Transport {
+	case glasstest.TransportWebMCP:
+		if tools == nil {
+			tools = pg.p.Base()
+		}
+		obj, isObject := Plain(args).(map[string]any)
+		if !isObject {
+			return nil, fmt.Errorf("%w: a tool input is a JSON object, not %s", ErrNoTool, JSONText(args))
+		}
+		name, input, ok := toolInput(tools, id, obj)
+		if !ok {
+			return nil, fmt.Errorf("%w for %s", ErrNoTool, id)
+		}
+		input[glasstest.GlassInputMember] = options
+		v, err := pg.Harness.CallTool(name, Plain(input).(map[string]any))
+		if err != nil {
+			return nil, fmt.Errorf("call the tool %s: %w", name, err)
+		}
+		res, _ := Plain(v).(map[string]any)
+		b, err := json.Marshal(res["structuredContent"])
+		if err != nil {
+			return nil, err
+		}
+		text = string(b)
+	default:
+		argsText, isText := args.(string)
+		if !isText {
+			b, _ := json.Marshal(args)
+			argsText = string(b)
+		}
+		v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), rawExecute, []any{id, argsText, Plain(options)})
+		if err != nil {
+			return nil, fmt.Errorf("execute %s: %w", id, err)
+		}
+		text, _ = v.(string)
+	}
+	r, err := receipt.Decode([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
+	}
+	a, declared := pg.p.Base().Action(id)
+	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw)", ByRuntime: true, Page: pg.n})
+	return r, nil
+}
+
+// toolInput names the WebMCP tool that runs id, with the input that makes
+// it run id: a row action's folded tool with its record.
+func toolInput(s *receipt.Snapshot, id string, args map[string]any) (string, map[string]any, bool) {
+	in := make(map[string]any, len(args)+1)
+	for k, v := range args {
+		in[k] = v
+	}
+	if a, ok := s.Action(id); ok {
+		if a.Record != "" && a.Tool != "" {
+			in["record"] = a.Record
+			return a.Tool, in, true
+		}
+		if a.Tool != "" {
+			return a.Tool, in, true
+		}
+		return a.ID, in, true
+	}
+	// An id no longer declared: the folded tool of its rows, with the
+	// record after "@", when the snapshot knows the tool.
+	name, record, ok := strings.Cut(id, "@")
+	if !ok || name == "" || record == "" {
+		return "", nil, false
+	}
+	for _, a := range s.Actions.Items {
+		if a.Tool != "" && a.Record != "" && strings.HasPrefix(a.ID, name+"@") {
+			in["record"] = record
+			return a.Tool, in, true
+		}
+	}
+	return "", nil, false
+}
