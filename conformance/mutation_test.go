@@ -51,9 +51,19 @@ func browser(t testing.TB) *glasstest.Browser {
 	return b
 }
 
+// TestOpenMutantsAreWritten keeps the list of open mutants honest: each
+// names a mutant that exists.
+func TestOpenMutantsAreWritten(t *testing.T) {
+	for name := range mutants.Open {
+		if !slices.ContainsFunc(mutants.Written(), func(m mutants.Mutant) bool { return m.Name == name }) {
+			t.Errorf("mutants.Open names %q, which no mutant has", name)
+		}
+	}
+}
+
 func TestMutantsFindTheirTextExactlyOnce(t *testing.T) {
 	names := map[string]bool{}
-	for _, m := range mutants.All {
+	for _, m := range mutants.Written() {
 		if names[m.Name] {
 			t.Errorf("mutant name %q is used twice", m.Name)
 		}
@@ -103,7 +113,7 @@ func TestMutantsAreValidJavaScript(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var files []string
-	for _, m := range mutants.All {
+	for _, m := range mutants.Written() {
 		src, err := m.Runtime()
 		if err != nil {
 			t.Fatal(err)
@@ -377,6 +387,12 @@ func TestMutationMatrix(t *testing.T) {
 	score := 100 * float64(killed) / float64(len(rows))
 	fmt.Fprintf(&out, "\nmutation score: %d/%d mutants caught (%.0f%%)\n", killed, len(rows), score)
 	fmt.Fprint(&out, slowestRules(rows, func(r row) (string, float64) { return r.m.rule, r.seconds }))
+	if len(mutants.Open) > 0 {
+		fmt.Fprintf(&out, "\nopen: %d mutants written from their rules that no check catches yet (not run; fixtures/mutants.Open):\n", len(mutants.Open))
+		for _, name := range slices.Sorted(maps.Keys(mutants.Open)) {
+			fmt.Fprintf(&out, "  %s: %s\n", name, mutants.Open[name])
+		}
+	}
 	// The matrix is the product of this test: print it even when the
 	// test passes and -v is off.
 	fmt.Fprint(os.Stdout, out.String())
