@@ -69,7 +69,7 @@ func TestRunSurfaceGate(t *testing.T) {
 	before := readFile(t, baseline)
 	r = runCLI(t, append(gate, "--update-surface")...)
 	if r.code != 0 || !strings.Contains(r.stdout, "  BREAKING      remove: risk lowered from dangerous to write") ||
-		!strings.Contains(r.stdout, `capability surface: wrote the surface of page "todo" (12 entries) to `+baseline+"; review it and commit it\n") {
+		!strings.Contains(r.stdout, `capability surface: wrote the surface of page "todo" (19 entries) to `+baseline+"; review it and commit it\n") {
 		t.Fatalf("run --update-surface: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if after := readFile(t, baseline); bytes.Equal(before, after) || !bytes.Contains(after, []byte(`"risk": "write"`)) {

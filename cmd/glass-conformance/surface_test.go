@@ -252,7 +252,7 @@ func TestSurfaceGateOnTheTodoPage(t *testing.T) {
 	// The example as it is: its surface is the baseline, byte for byte.
 	same := filepath.Join(dir, "same.json")
 	r := runCLI(t, "surface", "--url", serve(t, app.Handler()), "-o", same)
-	if r.code != 0 || r.stdout != `wrote the surface of page "todo" (12 entries) to `+same+"\n" {
+	if r.code != 0 || r.stdout != `wrote the surface of page "todo" (19 entries) to `+same+"\n" {
 		t.Fatalf("surface of the example: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if !bytes.Equal(readFile(t, same), readFile(t, baseline)) {
