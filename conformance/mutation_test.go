@@ -183,6 +183,15 @@ func sanityRule(rule string) string {
 		return ""
 	case "resolve.unknown-id":
 		return "args.malformed-json"
+	case "webmcp.tool-names", "webmcp.agrees":
+		return "resolve.unknown-id"
+	}
+	// Over WebMCP resolve.unknown-id also calls a folded tool with a row
+	// it does not have, and reads the receipt from the tool's result: a
+	// mutant of a webmcp rule breaks that on purpose. The tools' names are
+	// what such a mutant leaves alone.
+	if strings.HasPrefix(rule, "webmcp.") {
+		return "webmcp.tool-names"
 	}
 	return "resolve.unknown-id"
 }
