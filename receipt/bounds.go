@@ -12,6 +12,11 @@ const (
 	MaxSnapshotItems = 500
 	// MaxAvailable is the most action ids an ACTION_NOT_FOUND failure lists.
 	MaxAvailable = 50
+	// MaxSnapshotViews is the most views a snapshot's state lists.
+	MaxSnapshotViews = 50
+	// MaxSnapshotFeedback is how many messages a snapshot's feedback
+	// lists: the last ones.
+	MaxSnapshotFeedback = 50
 	// MaxTextChars is the most characters (Unicode code points) of a
 	// failure's message, reason and path, of a warning, of expect and of a
 	// feedback text in changed. Runtimes should stay near 200.

@@ -12,7 +12,7 @@ import (
 )
 
 // MaxExercised bounds how many actions the exercise may call.
-const MaxExercised = 20
+const MaxExercised = 20 // not a contract bound
 
 // Exercised is one call the exercise made to succeed: an available action
 // with valid arguments, the confirmation approved, on a fresh page between

@@ -207,9 +207,9 @@ func feedbackClaims(what string, listed []receipt.Feedback, omitted int, actual 
 }
 
 // maxSnapshotFeedback is how many messages a snapshot lists (the last
-// 50, CONTRACT.md §5): at the bound, older messages may have left the
+// ones, CONTRACT.md §5): at the bound, older messages may have left the
 // list without leaving the page, and the lists cannot be judged.
-const maxSnapshotFeedback = 50
+const maxSnapshotFeedback = receipt.MaxSnapshotFeedback
 
 // ListsProblem compares the lists of a receipt's changed other than the
 // records — the actions added and removed, the state keys changed, the

@@ -132,7 +132,7 @@ type Timeline struct {
 
 // WatchTimeline installs the timeline watcher on pg.
 func (pg *Page) WatchTimeline() error {
-	if _, err := pg.Harness.Evaluate(timelineScript, []int{40, 4 << 20}); err != nil {
+	if _, err := pg.Harness.Evaluate(timelineScript, []int{40, receipt.MaxReceiptBytes}); err != nil {
 		return fmt.Errorf("install the timeline watcher: %w", err)
 	}
 	return nil
