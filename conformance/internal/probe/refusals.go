@@ -145,6 +145,34 @@ func (p *Probe) ValidArgs(a receipt.ActionInfo, secret string) (map[string]any, 
 	return m, nil
 }
 
+// BrokenArgs returns arguments that parse but break a's params: valid
+// arguments with one declared parameter given a value of a type it does
+// not allow, or, failing that, one required parameter left out. It is
+// false when a declares nothing to break or the probe cannot build valid
+// arguments for it.
+func (p *Probe) BrokenArgs(a receipt.ActionInfo) (map[string]any, string, bool) {
+	s, err := params.ParseSchema(a.Params)
+	if err != nil || len(s.Properties) == 0 && len(s.Required) == 0 {
+		return nil, "", false
+	}
+	args, err := p.ValidArgs(a, "")
+	if err != nil {
+		return nil, "", false
+	}
+	names := slices.Sorted(maps.Keys(s.Properties))
+	for _, name := range names {
+		if v, what, ok := s.Properties[name].WrongValue(); ok {
+			args[name] = v
+			return args, fmt.Sprintf("%s for %q", what, name), true
+		}
+	}
+	if len(s.Required) > 0 {
+		delete(args, s.Required[0])
+		return args, fmt.Sprintf("the required field %q left out", s.Required[0]), true
+	}
+	return nil, "", false
+}
+
 // UndeclaredID is an action id the page does not declare.
 func UndeclaredID(s *receipt.Snapshot) string {
 	id := "glass-probe.no-such-action"

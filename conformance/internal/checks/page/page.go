@@ -26,8 +26,12 @@ func SnapshotValid(p *probe.Probe) probe.Outcome {
 
 // Kinds: every action has one of the four kinds, and a call of every
 // kind the page declares passes the gates of stages 1 to 5: malformed
-// arguments fail INVALID_ARGS, and a denied confirmation fails
-// PERMISSION_DENIED, whatever the kind.
+// arguments fail INVALID_ARGS, arguments that break the params fail
+// INVALID_PARAMS at phase preflight, and a denied confirmation fails
+// PERMISSION_DENIED, whatever the kind (a hand-off asks no confirmation,
+// so it has no denied gate). For each kind, an action that asks for
+// confirmation is preferred, so that a kind whose validation is skipped
+// reaches the confirmation and is denied.
 func Kinds(p *probe.Probe) probe.Outcome {
 	for _, a := range p.Base().Actions.Items {
 		switch a.Kind {
@@ -44,13 +48,19 @@ func Kinds(p *probe.Probe) probe.Outcome {
 		want receipt.Code
 	}
 	var gates []gate
-	malformed, denied := map[receipt.Kind]bool{}, map[receipt.Kind]bool{}
-	for _, a := range p.Candidates() {
+	malformed, broken, denied := map[receipt.Kind]bool{}, map[receipt.Kind]bool{}, map[receipt.Kind]bool{}
+	for _, a := range kindCandidates(p) {
 		if !malformed[a.Kind] {
 			malformed[a.Kind] = true
 			gates = append(gates, gate{fmt.Sprintf("malformed arguments to %s (kind %s)", a.ID, a.Kind), a.ID, `{"unterminated`, receipt.CodeInvalidArgs})
 		}
-		if probe.NeedsConfirmation(a) && !denied[a.Kind] {
+		if !broken[a.Kind] {
+			if args, desc, ok := p.BrokenArgs(a); ok {
+				broken[a.Kind] = true
+				gates = append(gates, gate{fmt.Sprintf("a call of %s (kind %s) with %s", a.ID, a.Kind, desc), a.ID, args, receipt.CodeInvalidParams})
+			}
+		}
+		if a.Kind != receipt.KindHandoff && probe.NeedsConfirmation(a) && !denied[a.Kind] {
 			if args, err := p.ValidArgs(a, ""); err == nil {
 				denied[a.Kind] = true
 				gates = append(gates, gate{fmt.Sprintf("a denied call of %s (kind %s)", a.ID, a.Kind), a.ID, args, receipt.CodePermissionDenied})
@@ -70,12 +80,29 @@ func Kinds(p *probe.Probe) probe.Outcome {
 			continue
 		}
 		r := pg.Do(g.id, g.args)
-		if r.Code() != g.want {
+		if r.Code() != g.want || g.want == receipt.CodeInvalidParams && r.FailurePhase() != receipt.PhasePreflight {
 			return probe.Failf("%s: want %s, %s", g.what, g.want, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
 		}
 		judged = append(judged, g.what)
 	}
 	return probe.Pass().With(probe.TextEvidence("gates judged", judged...))
+}
+
+// kindCandidates are the available actions an agent may call, hand-offs
+// included, those that ask for confirmation first.
+func kindCandidates(p *probe.Probe) []receipt.ActionInfo {
+	var first, rest []receipt.ActionInfo
+	for _, a := range p.Base().Actions.Items {
+		if !a.Available || a.StepOnly {
+			continue
+		}
+		if probe.NeedsConfirmation(a) {
+			first = append(first, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	return append(first, rest...)
 }
 
 func Global(p *probe.Probe) probe.Outcome {
