@@ -383,7 +383,7 @@
         params: { type: "object", required: ["value"], properties: { value: { type: "string", enum: PRIORITIES } } },
       },
       { id: "edit.save", description: "Save the edit dialog", target: "#edit-save", run: saveEdit },
-      { id: "edit.cancel", description: "Close the edit dialog without saving", risk: "read", target: "#edit-cancel" },
+      { id: "edit.cancel", description: "Close the edit dialog without saving", risk: "read", target: "#edit-cancel", available: () => dialog.open || "the edit dialog is closed" },
       {
         id: "filter",
         description: "Show all, open or done tasks",
