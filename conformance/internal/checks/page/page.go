@@ -12,7 +12,10 @@ import (
 
 // SnapshotValid: the run's first snapshot decoded strictly (a run
 // whose snapshot does not decode fails this rule before any check runs),
-// and so does one of a fresh page.
+// and so does one of a fresh page. And a snapshot describes the page as
+// it is now: taken right after a call whose receipt says the page moved
+// to a later revision, it gives at least that revision (a snapshot
+// remembered from before the call does not).
 func SnapshotValid(p *probe.Probe) probe.Outcome {
 	pg, err := p.Open("")
 	if err != nil {
@@ -20,6 +23,50 @@ func SnapshotValid(p *probe.Probe) probe.Outcome {
 	}
 	if _, err := pg.Harness.TrySnapshot(); err != nil {
 		return probe.Failf("snapshot() of a fresh page: %s", probe.FirstLine(err.Error()))
+	}
+	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		rv := e.Receipt.Revision
+		if rv == nil || rv.After <= rv.Before || e.After == nil || e.After.Snap == nil {
+			return false, ""
+		}
+		snap := e.After.Snap
+		if got := snap.Revision; got < rv.After {
+			return true, fmt.Sprintf("the receipt says the page moved to revision %d, but snapshot() right after the call gives revision %d: it does not describe the page as it is now", rv.After, got)
+		}
+		// A snapshot that still lists exactly the records the page listed
+		// before the call, though the receipt says the call added or
+		// removed one, was remembered from before the call (a page that
+		// undid its own change within the same moment is not a page a
+		// conformance run meets).
+		c := e.Receipt.Result.Changed
+		if c == nil || c.Records == nil || e.Before == nil || e.Before.Snap == nil {
+			return true, ""
+		}
+		if sameIDs(e.Before.Snap.Records, snap.Records) {
+			listed := map[string]bool{}
+			for _, r := range snap.Records.Items {
+				listed[r.ID] = true
+			}
+			for _, id := range c.Records.Removed {
+				if listed[id] {
+					return true, fmt.Sprintf("the receipt says record %s was removed, but snapshot() right after the call lists exactly the records of before the call, %s among them: it does not describe the page as it is now", id, id)
+				}
+			}
+			if snap.Records.Omitted == 0 {
+				for _, id := range c.Records.Added {
+					if !listed[id] {
+						return true, fmt.Sprintf("the receipt says record %s was added, but snapshot() right after the call lists exactly the records of before the call, without it: it does not describe the page as it is now", id)
+					}
+				}
+			}
+		}
+		return true, ""
+	})
+	if o != nil {
+		return *o
+	}
+	if n == 0 {
+		return probe.Pass().With(probe.TextEvidence("not judged", "no call of the exercise moved the page to a later revision, so no snapshot was compared with a receipt"))
 	}
 	return probe.Pass()
 }
@@ -172,4 +219,18 @@ func SnapshotBounded(p *probe.Probe) probe.Outcome {
 		return probe.Failf("snapshot({limit: 2}) lists %d actions and counts %d omitted, want %d in all", len(s.Actions.Items), s.Actions.Omitted, actions).With(ev)
 	}
 	return probe.Pass()
+}
+
+// sameIDs: the two record lists name the same records in the same order
+// and omit the same number.
+func sameIDs(a, b receipt.SnapshotRecords) bool {
+	if a.Omitted != b.Omitted || a.Total != b.Total || len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i := range a.Items {
+		if a.Items[i].ID != b.Items[i].ID {
+			return false
+		}
+	}
+	return true
 }
