@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/scrub"
@@ -147,14 +148,14 @@ func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
 	for _, cr := range pg.Harness.Confirmations() {
 		if cr.SensitiveMasked || leak("a confirmation request", cr.Request) {
 			c.Leak = "a confirmation request (the host masked it)"
-			c.Evidence = JSONText(cr.Request)
+			c.Evidence = judge.JSONText(cr.Request)
 			return c, nil
 		}
 	}
 	for _, h := range pg.Harness.Handoffs() {
 		if h.SensitiveMasked || leak("a hand-off request", h.Request) {
 			c.Leak = "a hand-off request (the host masked it)"
-			c.Evidence = JSONText(h.Request)
+			c.Evidence = judge.JSONText(h.Request)
 			return c, nil
 		}
 	}

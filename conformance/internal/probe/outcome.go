@@ -1,11 +1,12 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -57,15 +58,6 @@ func (o Outcome) With(ev ...report.Evidence) Outcome {
 	return o
 }
 
-// ClipList keeps evidence lists short.
-func ClipList(ids []string) []string {
-	const max = 10
-	if len(ids) <= max {
-		return ids
-	}
-	return append(slices.Clone(ids[:max]), fmt.Sprintf("(+%d more)", len(ids)-max))
-}
-
 // ReceiptEvidence is the receipt as evidence, in canonical JSON.
 func ReceiptEvidence(label string, r *receipt.Receipt) report.Evidence {
 	if r == nil {
@@ -109,4 +101,15 @@ func OutcomeCode(r *receipt.Receipt) string {
 		return "ok"
 	}
 	return string(r.Code())
+}
+
+// ConfirmationEvidence is the confirmation requests a call made, as
+// evidence.
+func ConfirmationEvidence(cs []glasstest.ConfirmationRecord) report.Evidence {
+	var lines []string
+	for _, c := range cs {
+		b, _ := json.Marshal(c.Request)
+		lines = append(lines, fmt.Sprintf("approved=%t solicited=%t request=%s", c.Approved, c.Solicited, b))
+	}
+	return TextEvidence("confirmations the host was asked for", lines...)
 }

@@ -5,14 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
-	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -217,7 +215,7 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 // accessibility tree. With domWitness false only the model is compared.
 func Unchanged(before, after *Witness, domWitness bool) []string {
 	var out []string
-	for _, d := range ModelDiff(before.Snap, after.Snap) {
+	for _, d := range judge.ModelDiff(before.Snap, after.Snap) {
 		// A revision that moved with nothing else is envelope.revision's
 		// concern, not a side effect.
 		if !strings.HasPrefix(d, "revision ") {
@@ -256,105 +254,6 @@ func firstDifference(a, b string) string {
 		}
 	}
 	return "identical"
-}
-
-// ModelDiff describes how two snapshots of the page model differ, part by
-// part (page identity, records, actions, state, feedback, revision).
-func ModelDiff(a, b *receipt.Snapshot) []string {
-	var out []string
-	if a.Page != b.Page {
-		out = append(out, fmt.Sprintf("page identity %+v → %+v", a.Page, b.Page))
-	}
-	if a.Records.Total != b.Records.Total {
-		out = append(out, fmt.Sprintf("records total %d → %d", a.Records.Total, b.Records.Total))
-	}
-	ar, br := RecordMap(a), RecordMap(b)
-	if d := SetDiff(slices.Sorted(maps.Keys(ar)), slices.Sorted(maps.Keys(br))); d != "" {
-		out = append(out, "records "+d)
-	}
-	var updated []string
-	for id, r := range ar {
-		if q, ok := br[id]; ok && !params.SameJSON(r.Fields, q.Fields) {
-			updated = append(updated, id)
-		}
-	}
-	if len(updated) > 0 {
-		slices.Sort(updated)
-		out = append(out, "records updated "+strings.Join(ClipList(updated), " "))
-	}
-	if d := SetDiff(a.ActionIDs(), b.ActionIDs()); d != "" {
-		out = append(out, "actions "+d)
-	}
-	for _, x := range a.Actions.Items {
-		if y, ok := b.Action(x.ID); ok && x.Available != y.Available {
-			out = append(out, fmt.Sprintf("action %s available %t → %t", x.ID, x.Available, y.Available))
-		}
-	}
-	if !params.SameJSON(a.State, b.State) {
-		out = append(out, "state "+stateDiff(a.State, b.State))
-	}
-	if !params.SameJSON(a.Feedback, b.Feedback) {
-		out = append(out, fmt.Sprintf("feedback %d → %d messages", len(a.Feedback), len(b.Feedback)))
-	}
-	if len(out) == 0 && a.Revision != b.Revision {
-		out = append(out, fmt.Sprintf("revision %d → %d", a.Revision, b.Revision))
-	}
-	return out
-}
-
-// RecordMap indexes a snapshot's records by id.
-func RecordMap(s *receipt.Snapshot) map[string]receipt.Record {
-	m := make(map[string]receipt.Record, len(s.Records.Items))
-	for _, r := range s.Records.Items {
-		m[r.ID] = r
-	}
-	return m
-}
-
-// SetDiff describes what was added to and removed from a to make b.
-func SetDiff(a, b []string) string {
-	added, removed := Minus(b, a), Minus(a, b)
-	var parts []string
-	if len(added) > 0 {
-		parts = append(parts, "added "+strings.Join(ClipList(added), " "))
-	}
-	if len(removed) > 0 {
-		parts = append(parts, "removed "+strings.Join(ClipList(removed), " "))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// Minus returns the elements of a that are not in b, in a's order.
-func Minus(a, b []string) []string {
-	in := make(map[string]bool, len(b))
-	for _, x := range b {
-		in[x] = true
-	}
-	var out []string
-	for _, x := range a {
-		if !in[x] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func stateDiff(a, b map[string]any) string {
-	ks := map[string]bool{}
-	for k := range a {
-		ks[k] = true
-	}
-	for k := range b {
-		ks[k] = true
-	}
-	var changed []string
-	for k := range ks {
-		if !params.SameJSON(a[k], b[k]) {
-			changed = append(changed, k)
-		}
-	}
-	slices.Sort(changed)
-	return "keys changed: " + strings.Join(ClipList(changed), " ")
 }
 
 // Sibling is a probe of the same run over transport tr, with pages of its

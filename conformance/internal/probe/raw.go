@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -43,20 +44,20 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 		if tools == nil {
 			tools = pg.p.Base()
 		}
-		obj, isObject := Plain(args).(map[string]any)
+		obj, isObject := judge.Plain(args).(map[string]any)
 		if !isObject {
-			return nil, fmt.Errorf("%w: a tool input is a JSON object, not %s", ErrNoTool, JSONText(args))
+			return nil, fmt.Errorf("%w: a tool input is a JSON object, not %s", ErrNoTool, judge.JSONText(args))
 		}
 		name, input, ok := toolInput(tools, id, obj)
 		if !ok {
 			return nil, fmt.Errorf("%w for %s", ErrNoTool, id)
 		}
 		input[glasstest.GlassInputMember] = options
-		v, err := pg.Harness.CallTool(name, Plain(input).(map[string]any))
+		v, err := pg.Harness.CallTool(name, judge.Plain(input).(map[string]any))
 		if err != nil {
 			return nil, fmt.Errorf("call the tool %s: %w", name, err)
 		}
-		res, _ := Plain(v).(map[string]any)
+		res, _ := judge.Plain(v).(map[string]any)
 		b, err := json.Marshal(res["structuredContent"])
 		if err != nil {
 			return nil, err
@@ -68,7 +69,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 			b, _ := json.Marshal(args)
 			argsText = string(b)
 		}
-		v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), rawExecute, []any{id, argsText, Plain(options)})
+		v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), rawExecute, []any{id, argsText, judge.Plain(options)})
 		if err != nil {
 			return nil, fmt.Errorf("execute %s: %w", id, err)
 		}

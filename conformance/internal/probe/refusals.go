@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
@@ -316,7 +317,7 @@ func planControlName(p *Probe) (*PlannedCall, string) {
 		if len(ids) == 0 {
 			return nil, "the page shows no enabled control whose text, aria-label, id or name is not a declared action id", nil
 		}
-		c.Describe = fmt.Sprintf("calls of %d undeclared ids that name controls on the page (%s)", len(ids), strings.Join(quoteAll(ClipList(ids)), ", "))
+		c.Describe = fmt.Sprintf("calls of %d undeclared ids that name controls on the page (%s)", len(ids), strings.Join(quoteAll(judge.ClipList(ids)), ", "))
 		return ids, "", nil
 	}
 	return c, ""
@@ -642,7 +643,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 func revealTolerant(before, after *Witness) *Witness {
 	w := *after
 	snap := *after.Snap
-	known := RecordMap(before.Snap)
+	known := judge.RecordMap(before.Snap)
 	snap.Records.Items = nil
 	for _, r := range after.Snap.Records.Items {
 		if _, ok := known[r.ID]; ok {

@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/receipt"
 )
@@ -45,7 +46,7 @@ type Window struct {
 // transport.
 func (p *Probe) Window(e *Exercised) (Window, error) {
 	harness := Window{E: e, Before: e.Before.Snap, Note: "the harness's snapshot before the call"}
-	if ChangesProblem(e.Receipt, e.Before.Snap, e.After.Snap) == "" || e.Action.Kind != receipt.KindElement {
+	if judge.ChangesProblem(e.Receipt, e.Before.Snap, e.After.Snap) == "" || e.Action.Kind != receipt.KindElement {
 		return harness, nil
 	}
 	if s := e.Stage6.Snap; s != nil {
@@ -70,11 +71,11 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		if !again.ByRuntime || again.Timeline == nil {
 			return harness, nil
 		}
-		if ChangesProblem(again.Receipt, again.Before.Snap, again.After.Snap) == "" {
+		if judge.ChangesProblem(again.Receipt, again.Before.Snap, again.After.Snap) == "" {
 			return Window{E: again, Before: again.Before.Snap, Note: "the harness's snapshot before a second call of the action (the first disagreed with it)"}, nil
 		}
 		for i, s := range again.Timeline.States {
-			if revealOnly(again.Before.Snap, s) && ChangesProblem(again.Receipt, s, again.After.Snap) == "" {
+			if revealOnly(again.Before.Snap, s) && judge.ChangesProblem(again.Receipt, s, again.After.Snap) == "" {
 				return Window{E: again, Before: s, Note: fmt.Sprintf("state %d of %d the page model went through during a second call of the action, which adds to the harness's snapshot before the call only records revealing the target rendered", i+1, len(again.Timeline.States))}, nil
 			}
 		}
@@ -97,7 +98,7 @@ func revealOnly(b, s *receipt.Snapshot) bool {
 	if b.Records.Omitted > 0 || s.Records.Omitted > 0 || b.Actions.Omitted > 0 || s.Actions.Omitted > 0 {
 		return false
 	}
-	inS, inB := RecordMap(s), RecordMap(b)
+	inS, inB := judge.RecordMap(s), judge.RecordMap(b)
 	for _, r := range b.Records.Items {
 		q, ok := inS[r.ID]
 		if !ok || !params.SameJSON(r.Fields, q.Fields) {
@@ -113,7 +114,7 @@ func revealOnly(b, s *receipt.Snapshot) bool {
 	if len(added) == 0 {
 		return false
 	}
-	if len(Minus(b.ActionIDs(), s.ActionIDs())) > 0 {
+	if len(judge.Minus(b.ActionIDs(), s.ActionIDs())) > 0 {
 		return false
 	}
 	for _, a := range s.Actions.Items {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -168,9 +169,9 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 			o = &res
 			return false
 		}
-		if pr := probe.CountsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+		if pr := judge.CountsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
 			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-				probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(w.Before, w.E.After.Snap)...))
+				probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, w.E.After.Snap)...))
 			o = &res
 			return false
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -142,7 +143,7 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 		if w.Before != e.Before.Snap || w.E != e {
 			windows = append(windows, e.Action.ID+": judged from "+w.Note)
 		}
-		if pr := probe.RecordsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+		if pr := judge.RecordsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
 			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
 			o = &res
 			return false
@@ -180,7 +181,7 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 // two snapshots.
 func changeEvidence(w probe.Window, after *receipt.Snapshot, afterLabel string) []report.Evidence {
 	return []report.Evidence{probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-		probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(w.Before, after)...),
+		probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, after)...),
 		probe.SnapshotEvidence("snapshot the window starts from", w.Before), probe.SnapshotEvidence(afterLabel, after)}
 }
 
@@ -198,7 +199,7 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 			o = &res
 			return false
 		}
-		if pr := probe.PartsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
+		if pr := judge.PartsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
 			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
 			o = &res
 			return false

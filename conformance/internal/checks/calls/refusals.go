@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -54,9 +55,9 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 	}
 	if complete {
 		if n := min(len(want), receipt.MaxAvailable); len(got) < n {
-			missing := probe.Minus(want, got)
-			return probe.Failf("ACTION_NOT_FOUND lists %d available actions, the snapshot reports %d available (%s left out)", len(got), len(want), strings.Join(probe.ClipList(missing), ", ")).
-				With(ev, probe.TextEvidence("available in the snapshot", probe.ClipList(want)...))
+			missing := judge.Minus(want, got)
+			return probe.Failf("ACTION_NOT_FOUND lists %d available actions, the snapshot reports %d available (%s left out)", len(got), len(want), strings.Join(judge.ClipList(missing), ", ")).
+				With(ev, probe.TextEvidence("available in the snapshot", judge.ClipList(want)...))
 		}
 	}
 	return probe.Pass().With(probe.TextEvidence("available listed", fmt.Sprintf("%d of %d", len(got), len(want))))

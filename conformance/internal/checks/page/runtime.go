@@ -11,6 +11,7 @@ import (
 
 	playwright "github.com/mxschmitt/playwright-go"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -199,7 +200,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	v, err := pg.Harness.Evaluate(noThrowScript, []any{probe.Plain(calls)})
+	v, err := pg.Harness.Evaluate(noThrowScript, []any{judge.Plain(calls)})
 	if err != nil {
 		return probe.Broken(err)
 	}
@@ -454,7 +455,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		}
 		for _, k := range slices.Sorted(maps.Keys(defaults)) {
 			if !reflect.DeepEqual(data[k], defaults[k]) {
-				return probe.Failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, probe.JSONText(defaults[k]), probe.JSONText(data[k])).
+				return probe.Failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, judge.JSONText(defaults[k]), judge.JSONText(data[k])).
 					With(probe.ReceiptEvidence("receipt", r))
 			}
 		}
@@ -484,7 +485,7 @@ func echoes(data map[string]any, args map[string]any) bool {
 		if _, secret := v.(map[string]string); secret {
 			continue
 		}
-		if !reflect.DeepEqual(probe.Plain(v), got) {
+		if !reflect.DeepEqual(judge.Plain(v), got) {
 			return false
 		}
 	}

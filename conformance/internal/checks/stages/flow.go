@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -209,13 +210,13 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		judged++
-		pr := probe.RecordsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
+		pr := judge.RecordsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
 		if pr == "" && e.Receipt.Result.OK {
-			pr = probe.PartsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
+			pr = judge.PartsProblem(e.Receipt, e.Before.Snap, e.After.Snap)
 		}
 		if pr != "" {
 			res := probe.Failf("%s: %s: the flow's changed is not the one difference from before its first step to after its last", what, pr).
-				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
+				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
 			o = &res
 			return false
 		}

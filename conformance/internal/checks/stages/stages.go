@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -324,7 +325,7 @@ func windowProblem(r *receipt.Receipt, s6, after *receipt.Snapshot) string {
 	if ch := r.Result.Changed; ch != nil && ch.Records != nil {
 		rc = ch.Records
 	}
-	ids6, _ := probe.RecordIDs(s6)
+	ids6, _ := judge.RecordIDs(s6)
 	for _, id := range rc.Added {
 		if slices.Contains(ids6, id) {
 			return fmt.Sprintf("reports the record %s added, but the page model showed it when execution started (rendered by the reveal, before stage 6): the before snapshot was taken too early", id)
@@ -335,7 +336,7 @@ func windowProblem(r *receipt.Receipt, s6, after *receipt.Snapshot) string {
 			return fmt.Sprintf("reports the record %s removed, but the page model did not show it when execution started", id)
 		}
 	}
-	if pr := probe.ChangesProblem(r, s6, after); pr != "" {
+	if pr := judge.ChangesProblem(r, s6, after); pr != "" {
 		return pr + " (from the start of execution to after the call)"
 	}
 	return ""
@@ -479,10 +480,10 @@ func Settle(p *probe.Probe) probe.Outcome {
 			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(w.E.Receipt)))
 			return true
 		}
-		if pr := probe.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
+		if pr := judge.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
 			res := probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, pr).
 				With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-					probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(w.Before, w.E.Settled.Snap)...),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(w.Before, w.E.Settled.Snap)...),
 					probe.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))
 			o = &res
 			return false
@@ -506,10 +507,10 @@ func Settle(p *probe.Probe) probe.Outcome {
 			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, probe.SlowResponse, probe.Got(slow.Receipt)))
 			return true
 		}
-		if pr := probe.ChangesProblem(slow.Receipt, slow.Before.Snap, slow.Settled.Snap); pr != "" {
+		if pr := judge.ChangesProblem(slow.Receipt, slow.Before.Snap, slow.Settled.Snap); pr != "" {
 			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, probe.SlowResponse, pr).
 				With(probe.ReceiptEvidence("receipt", slow.Receipt),
-					probe.TextEvidence("snapshot difference seen by the harness once the page settled", probe.ModelDiff(slow.Before.Snap, slow.Settled.Snap)...),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(slow.Before.Snap, slow.Settled.Snap)...),
 					probe.SnapshotEvidence("snapshot once the page settled", slow.Settled.Snap))
 			o = &res
 			return false

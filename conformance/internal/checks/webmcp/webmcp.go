@@ -13,6 +13,7 @@ import (
 
 	playwright "github.com/mxschmitt/playwright-go"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -104,7 +105,7 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	if d := probe.SetDiff(slices.Sorted(maps.Keys(want)), names); d != "" {
+	if d := judge.SetDiff(slices.Sorted(maps.Keys(want)), names); d != "" {
 		return "the registered tools are not the declared actions': " + strings.Replace(strings.Replace(d, "added", "registered but not declared", 1), "removed", "declared but not registered", 1)
 	}
 	rows := map[string][]string{}
@@ -140,7 +141,7 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 		}
 		slices.Sort(listed)
 		slices.Sort(records)
-		if d := probe.SetDiff(records, listed); d != "" {
+		if d := judge.SetDiff(records, listed); d != "" {
 			return fmt.Sprintf("the folded tool %s lists records in its enum that are not the rows declared now: %s", tool, d)
 		}
 	}
@@ -279,7 +280,7 @@ func callRaw(pg *probe.Page, name string, input map[string]any) rawTool {
 // and as the JSON text of a content item of type text, the two the same,
 // and a receipt.
 func resultProblem(v any) (*receipt.Receipt, string) {
-	res, ok := probe.Plain(v).(map[string]any)
+	res, ok := judge.Plain(v).(map[string]any)
 	if !ok {
 		return nil, fmt.Sprintf("the tool result is %T, want an object", v)
 	}
@@ -542,9 +543,9 @@ func jsonDifference(path string, a, b any) string {
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(judge.JSONText(a), 80), report.Clip(judge.JSONText(b), 80))
 		}
-		for _, k := range slices.Sorted(maps.Keys(probe.MergeKeys(x, y))) {
+		for _, k := range slices.Sorted(maps.Keys(judge.MergeKeys(x, y))) {
 			if d := jsonDifference(path+"/"+k, x[k], y[k]); d != "" {
 				return d
 			}
@@ -553,7 +554,7 @@ func jsonDifference(path string, a, b any) string {
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
-			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(judge.JSONText(a), 80), report.Clip(judge.JSONText(b), 80))
 		}
 		for i := range x {
 			if d := jsonDifference(fmt.Sprintf("%s/%d", path, i), x[i], y[i]); d != "" {
@@ -563,7 +564,7 @@ func jsonDifference(path string, a, b any) string {
 		return ""
 	}
 	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(probe.JSONText(a), 80), report.Clip(probe.JSONText(b), 80))
+		return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(judge.JSONText(a), 80), report.Clip(judge.JSONText(b), 80))
 	}
 	return ""
 }

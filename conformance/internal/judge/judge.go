@@ -1,4 +1,4 @@
-package probe
+package judge
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/report"
-	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -312,17 +311,6 @@ func recordsChanged(rc *receipt.RecordChanges, b, a *receipt.Snapshot) bool {
 		rc.Reordered || !params.SameJSON(b.Records, a.Records)
 }
 
-// ConfirmationEvidence is the confirmation requests a call made, as
-// evidence.
-func ConfirmationEvidence(cs []glasstest.ConfirmationRecord) report.Evidence {
-	var lines []string
-	for _, c := range cs {
-		b, _ := json.Marshal(c.Request)
-		lines = append(lines, fmt.Sprintf("approved=%t solicited=%t request=%s", c.Approved, c.Solicited, b))
-	}
-	return TextEvidence("confirmations the host was asked for", lines...)
-}
-
 // Plain gives a value the shapes playwright-go can serialise.
 func Plain(v any) any {
 	b, err := json.Marshal(v)
@@ -402,4 +390,112 @@ func CountsProblem(r *receipt.Receipt, b, a *receipt.Snapshot) string {
 		}
 	}
 	return ""
+}
+
+// ModelDiff describes how two snapshots of the page model differ, part by
+// part (page identity, records, actions, state, feedback, revision).
+func ModelDiff(a, b *receipt.Snapshot) []string {
+	var out []string
+	if a.Page != b.Page {
+		out = append(out, fmt.Sprintf("page identity %+v → %+v", a.Page, b.Page))
+	}
+	if a.Records.Total != b.Records.Total {
+		out = append(out, fmt.Sprintf("records total %d → %d", a.Records.Total, b.Records.Total))
+	}
+	ar, br := RecordMap(a), RecordMap(b)
+	if d := SetDiff(slices.Sorted(maps.Keys(ar)), slices.Sorted(maps.Keys(br))); d != "" {
+		out = append(out, "records "+d)
+	}
+	var updated []string
+	for id, r := range ar {
+		if q, ok := br[id]; ok && !params.SameJSON(r.Fields, q.Fields) {
+			updated = append(updated, id)
+		}
+	}
+	if len(updated) > 0 {
+		slices.Sort(updated)
+		out = append(out, "records updated "+strings.Join(ClipList(updated), " "))
+	}
+	if d := SetDiff(a.ActionIDs(), b.ActionIDs()); d != "" {
+		out = append(out, "actions "+d)
+	}
+	for _, x := range a.Actions.Items {
+		if y, ok := b.Action(x.ID); ok && x.Available != y.Available {
+			out = append(out, fmt.Sprintf("action %s available %t → %t", x.ID, x.Available, y.Available))
+		}
+	}
+	if !params.SameJSON(a.State, b.State) {
+		out = append(out, "state "+stateDiff(a.State, b.State))
+	}
+	if !params.SameJSON(a.Feedback, b.Feedback) {
+		out = append(out, fmt.Sprintf("feedback %d → %d messages", len(a.Feedback), len(b.Feedback)))
+	}
+	if len(out) == 0 && a.Revision != b.Revision {
+		out = append(out, fmt.Sprintf("revision %d → %d", a.Revision, b.Revision))
+	}
+	return out
+}
+
+// RecordMap indexes a snapshot's records by id.
+func RecordMap(s *receipt.Snapshot) map[string]receipt.Record {
+	m := make(map[string]receipt.Record, len(s.Records.Items))
+	for _, r := range s.Records.Items {
+		m[r.ID] = r
+	}
+	return m
+}
+
+// SetDiff describes what was added to and removed from a to make b.
+func SetDiff(a, b []string) string {
+	added, removed := Minus(b, a), Minus(a, b)
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "added "+strings.Join(ClipList(added), " "))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(ClipList(removed), " "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Minus returns the elements of a that are not in b, in a's order.
+func Minus(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func stateDiff(a, b map[string]any) string {
+	ks := map[string]bool{}
+	for k := range a {
+		ks[k] = true
+	}
+	for k := range b {
+		ks[k] = true
+	}
+	var changed []string
+	for k := range ks {
+		if !params.SameJSON(a[k], b[k]) {
+			changed = append(changed, k)
+		}
+	}
+	slices.Sort(changed)
+	return "keys changed: " + strings.Join(ClipList(changed), " ")
+}
+
+// ClipList keeps evidence lists short.
+func ClipList(ids []string) []string {
+	const max = 10
+	if len(ids) <= max {
+		return ids
+	}
+	return append(slices.Clone(ids[:max]), fmt.Sprintf("(+%d more)", len(ids)-max))
 }
