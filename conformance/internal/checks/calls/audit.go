@@ -291,6 +291,8 @@ func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.
 	if o != nil {
 		return *o
 	}
+	provokeFailures(p)
+	all = runtimeReceipts(p)
 	judged := 0
 	for _, sn := range all {
 		r := sn.Receipt
@@ -390,6 +392,7 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 			typed = append(typed, pl.Secret)
 		}
 	}
+	typed = append(typed, typedInRefusals(p)...)
 	for _, sn := range runtimeReceipts(p) {
 		if msg := invalidAt(sn.Receipt, "$.result.error"); msg != "" {
 			return probe.Failf("%s: the decoder refuses the failure's text: %s", sn.What, msg)
