@@ -706,6 +706,10 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 	})
 	if o != nil {
 		o.Evidence = append(o.Evidence, probe.TextEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
+		return *o
+	}
+	if o := deniedAskedOnce(p); o != nil {
+		return *o
 	}
 	return p.Judged(o, n, "no action could be called")
 }

@@ -225,6 +225,15 @@ func UnavailableReason(res *probe.Refused) probe.Outcome {
 	if reason == "" {
 		return probe.Failf("%s: ACTION_UNAVAILABLE has no error.reason", res.Call.Describe).With(probe.ReceiptEvidence("receipt", res.Receipt))
 	}
+	// The snapshot's available and reason report business availability
+	// (CONTRACT.md §2.5): an action it reports unavailable has a
+	// prerequisite unmet, and must say which.
+	for _, a := range res.Before.Snap.Actions.Items {
+		if !a.Available && !a.StepOnly && strings.TrimSpace(a.Reason) == "" {
+			return probe.Failf("the snapshot reports %s unavailable (available false) without a reason: it must give the reason its prerequisite is unmet", a.ID).
+				With(probe.SnapshotEvidence("snapshot before the call", res.Before.Snap))
+		}
+	}
 	if a, ok := res.Before.Snap.Action(res.Call.ID); ok && a.Reason != "" && a.Reason != reason {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", res.Call.Describe, reason, a.Reason).
 			With(probe.ReceiptEvidence("receipt", res.Receipt))
