@@ -186,9 +186,19 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, c.What+" → "+string(r.Code()))
 	}
+	notProbed := sp.NotProbed
+	zo, why := staleZero(p)
+	switch {
+	case zo.Verdict != report.Pass:
+		return zo
+	case why != "":
+		notProbed = append(notProbed, why)
+	default:
+		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
+	}
 	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
-	if len(sp.NotProbed) > 0 {
-		o = o.With(probe.TextEvidence("not probed", sp.NotProbed...))
+	if len(notProbed) > 0 {
+		o = o.With(probe.TextEvidence("not probed", notProbed...))
 	}
 	return o
 }
@@ -302,6 +312,11 @@ func NoEffectBeforeDispatch(p *probe.Probe) probe.Outcome {
 		}
 		probed = append(probed, rf.Kind)
 	}
+	bad, more := beforeDispatchMore(p)
+	if bad != nil {
+		return *bad
+	}
+	probed = append(probed, more...)
 	if len(probed) == 0 {
 		return probe.NotProbed("no refusal could be probed: " + strings.Join(skipped, "; "))
 	}
