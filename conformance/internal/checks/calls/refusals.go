@@ -352,6 +352,18 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 			break
 		}
 	}
+	// Business availability is judged at stage 5, after the confirmation
+	// of stage 4 (CONTRACT.md §2.5): a denied call of an unavailable
+	// action that needs confirmation is a denial.
+	for _, a := range p.Base().Actions.Items {
+		if a.Available || a.StepOnly || a.Kind == receipt.KindHandoff || !probe.NeedsConfirmation(a) || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		if args, err := p.ValidArgs(a, ""); err == nil && !probe.UsesSecret(args) {
+			combos = append(combos, combo{fmt.Sprintf("a denied call of the unavailable %s, which needs confirmation", a.ID), a.ID, args, nil, receipt.CodePermissionDenied})
+			break
+		}
+	}
 	if c, _ := probe.PlanDenied(p); c != nil {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.ID, c.Args,
 			[]glasstest.CallOption{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
