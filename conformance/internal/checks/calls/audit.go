@@ -355,6 +355,7 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 }
 
 func RecoveryStrategy(p *probe.Probe) probe.Outcome {
+	refuseEachAction(p)
 	return auditFailures(p, func(r *receipt.Receipt) string {
 		want := receipt.RecoveryNone
 		if c := r.Code(); c == receipt.CodeStaleRevision || c == receipt.CodeExpectationFailed {
