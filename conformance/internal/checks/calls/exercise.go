@@ -687,7 +687,9 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 			return probe.Failf("the snapshot gives %s the risk %q, want read, write or dangerous", a.ID, a.Risk)
 		}
 	}
+	done := map[string]bool{}
 	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		done[riskClass(e.Action)] = true
 		// A flow step that turns out riskier than the flow asks again
 		// (policy.flow-reask): only the call's own requests count here.
 		asked := 0
@@ -710,6 +712,13 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 	}
 	if o := deniedAskedOnce(p); o != nil {
 		return *o
+	}
+	bad, more := everyRiskClass(p, done)
+	if bad != nil {
+		return *bad
+	}
+	if len(more) > 0 {
+		return probe.Pass().With(probe.TextEvidence("classes the exercise did not reach, called once each", more...))
 	}
 	return p.Judged(o, n, "no action could be called")
 }
