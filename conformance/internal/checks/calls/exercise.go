@@ -740,5 +740,10 @@ func Revision(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
+	if o == nil && n > 0 {
+		if bad, _ := revisionWalk(p); bad != nil {
+			return *bad
+		}
+	}
 	return p.Judged(o, n, "no action could be called")
 }
