@@ -356,6 +356,9 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 
 func RecoveryStrategy(p *probe.Probe) probe.Outcome {
 	refuseEachAction(p)
+	if bad, _ := retrySafeOnlyIdempotent(p); bad != nil {
+		return *bad
+	}
 	return auditFailures(p, func(r *receipt.Receipt) string {
 		want := receipt.RecoveryNone
 		if c := r.Code(); c == receipt.CodeStaleRevision || c == receipt.CodeExpectationFailed {
