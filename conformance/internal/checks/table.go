@@ -31,8 +31,8 @@ var Table = map[string]Check{
 	"args.malformed-json":     {Run: calls.RefusalCheck(probe.RefMalformed, nil)},
 	"args.invalid-params":     {Run: calls.InvalidParams},
 	"args.sensitive-restored": {Run: calls.SensitiveRestored},
-	"policy.denied":           {Run: calls.RefusalCheck(probe.RefDenied, nil)},
-	"policy.no-channel":       {Run: calls.RefusalCheck(probe.RefNoChannel, nil)},
+	"policy.denied":           {Run: calls.ClassRefusal(probe.RefDenied, true)},
+	"policy.no-channel":       {Run: calls.ClassRefusal(probe.RefNoChannel, false)},
 	"envelope.stale-revision": {Run: calls.StaleRevision},
 	"unavailable.reason":      {Run: calls.RefusalCheck(probe.RefUnavailable, calls.UnavailableReason)},
 

@@ -292,6 +292,8 @@ func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.
 	if o != nil {
 		return *o
 	}
+	provokeFailures(p)
+	all = runtimeReceipts(p)
 	judged := 0
 	for _, sn := range all {
 		r := sn.Receipt
@@ -354,6 +356,10 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 }
 
 func RecoveryStrategy(p *probe.Probe) probe.Outcome {
+	refuseEachAction(p)
+	if bad, _ := retrySafeOnlyIdempotent(p); bad != nil {
+		return *bad
+	}
 	return auditFailures(p, func(r *receipt.Receipt) string {
 		want := receipt.RecoveryNone
 		if c := r.Code(); c == receipt.CodeStaleRevision || c == receipt.CodeExpectationFailed {
@@ -391,6 +397,7 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 			typed = append(typed, pl.Secret)
 		}
 	}
+	typed = append(typed, typedInRefusals(p)...)
 	for _, sn := range runtimeReceipts(p) {
 		if msg := invalidAt(sn.Receipt, "$.result.error"); msg != "" {
 			return probe.Failf("%s: the decoder refuses the failure's text: %s", sn.What, msg)

@@ -688,7 +688,9 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 			return probe.Failf("the snapshot gives %s the risk %q, want read, write or dangerous", a.ID, a.Risk)
 		}
 	}
+	done := map[string]bool{}
 	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
+		done[riskClass(e.Action)] = true
 		// A flow step that turns out riskier than the flow asks again
 		// (policy.flow-reask): only the call's own requests count here.
 		asked := 0
@@ -707,6 +709,17 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 	})
 	if o != nil {
 		o.Evidence = append(o.Evidence, probe.TextEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
+		return *o
+	}
+	if o := deniedAskedOnce(p); o != nil {
+		return *o
+	}
+	bad, more := everyRiskClass(p, done)
+	if bad != nil {
+		return *bad
+	}
+	if len(more) > 0 {
+		return probe.Pass().With(probe.TextEvidence("classes the exercise did not reach, called once each", more...))
 	}
 	return p.Judged(o, n, "no action could be called")
 }
@@ -728,5 +741,10 @@ func Revision(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
+	if o == nil && n > 0 {
+		if bad, _ := revisionWalk(p); bad != nil {
+			return *bad
+		}
+	}
 	return p.Judged(o, n, "no action could be called")
 }

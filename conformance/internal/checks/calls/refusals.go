@@ -187,9 +187,19 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, c.What+" → "+string(r.Code()))
 	}
+	notProbed := sp.NotProbed
+	zo, why := staleZero(p)
+	switch {
+	case zo.Verdict != report.Pass:
+		return zo
+	case why != "":
+		notProbed = append(notProbed, why)
+	default:
+		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
+	}
 	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
-	if len(sp.NotProbed) > 0 {
-		o = o.With(probe.TextEvidence("not probed", sp.NotProbed...))
+	if len(notProbed) > 0 {
+		o = o.With(probe.TextEvidence("not probed", notProbed...))
 	}
 	return o
 }
@@ -225,6 +235,15 @@ func UnavailableReason(res *probe.Refused) probe.Outcome {
 	reason := strings.TrimSpace(res.Receipt.Result.Error.Reason)
 	if reason == "" {
 		return probe.Failf("%s: ACTION_UNAVAILABLE has no error.reason", res.Call.Describe).With(probe.ReceiptEvidence("receipt", res.Receipt))
+	}
+	// The snapshot's available and reason report business availability
+	// (CONTRACT.md §2.5): an action it reports unavailable has a
+	// prerequisite unmet, and must say which.
+	for _, a := range res.Before.Snap.Actions.Items {
+		if !a.Available && !a.StepOnly && strings.TrimSpace(a.Reason) == "" {
+			return probe.Failf("the snapshot reports %s unavailable (available false) without a reason: it must give the reason its prerequisite is unmet", a.ID).
+				With(probe.SnapshotEvidence("snapshot before the call", res.Before.Snap))
+		}
 	}
 	if a, ok := res.Before.Snap.Action(res.Call.ID); ok && a.Reason != "" && a.Reason != reason {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", res.Call.Describe, reason, a.Reason).
@@ -294,6 +313,11 @@ func NoEffectBeforeDispatch(p *probe.Probe) probe.Outcome {
 		}
 		probed = append(probed, rf.Kind)
 	}
+	bad, more := beforeDispatchMore(p)
+	if bad != nil {
+		return *bad
+	}
+	probed = append(probed, more...)
 	if len(probed) == 0 {
 		return probe.NotProbed("no refusal could be probed: " + strings.Join(skipped, "; "))
 	}
@@ -326,6 +350,18 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		}
 		if s, err := params.ParseSchema(a.Params); err == nil && len(s.Required) > 0 {
 			combos = append(combos, combo{fmt.Sprintf("arguments missing %q to the unavailable %s", s.Required[0], a.ID), a.ID, map[string]any{}, nil, receipt.CodeInvalidParams})
+			break
+		}
+	}
+	// Business availability is judged at stage 5, after the confirmation
+	// of stage 4 (CONTRACT.md §2.5): a denied call of an unavailable
+	// action that needs confirmation is a denial.
+	for _, a := range p.Base().Actions.Items {
+		if a.Available || a.StepOnly || a.Kind == receipt.KindHandoff || !probe.NeedsConfirmation(a) || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		if args, err := p.ValidArgs(a, ""); err == nil && !probe.UsesSecret(args) {
+			combos = append(combos, combo{fmt.Sprintf("a denied call of the unavailable %s, which needs confirmation", a.ID), a.ID, args, nil, receipt.CodePermissionDenied})
 			break
 		}
 	}

@@ -528,6 +528,13 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 		}
 		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.PageOption{glasstest.Approve(), glasstest.ExpectTimeout(probe.ScenarioExpectTimeout)}})
 	}
+	for _, sc := range p.Manifest().FlowFailures {
+		var args any
+		if sc.Args != nil {
+			args = sc.Args
+		}
+		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.PageOption{glasstest.Approve()}})
+	}
 	plan, _ := p.ExercisePlan()
 	for _, pl := range plan {
 		opts := []glasstest.PageOption{glasstest.Approve()}
@@ -566,6 +573,9 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 		}
 		if after == nil {
 			continue
+		}
+		if o := stepsRunOnce(c.action, r, before, after); o != nil {
+			return *o
 		}
 		if _, ok := after[c.action]; !ok {
 			continue // the page does not count this action's handler

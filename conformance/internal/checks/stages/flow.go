@@ -560,6 +560,11 @@ func FlowHighestRisk(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, fmt.Sprintf("%s: asked once at %s", f.ID, asked[0].Request.Risk))
 	}
+	bad, approved := flowAskedOnce(p)
+	if bad != nil {
+		return *bad
+	}
+	judged = append(judged, approved...)
 	if len(judged) == 0 {
 		return probe.NotProbed("the page declares no available flow that needs confirmation (with arguments the probe can build)")
 	}

@@ -160,6 +160,9 @@ func HandoffRequest(p *probe.Probe) probe.Outcome {
 				With(append(ev, probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))...)
 		}
 	}
+	if o := completedUntouched(p, hs); o != nil {
+		return *o
+	}
 	return probe.Pass()
 }
 

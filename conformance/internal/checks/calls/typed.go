@@ -1,0 +1,51 @@
+package calls
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
+)
+
+// typedMarker starts the argument text of failure.bounded's own call with
+// arguments that are not JSON: a parser's message that quotes the text it
+// could not parse (V8's does: Unexpected token 'g', "glassprobe"... is not
+// valid JSON) carries it.
+const typedMarker = "glassprobe"
+
+// typedInRefusals returns the values the caller typed in the refusals
+// whose failure text a runtime might be tempted to quote: the value of the
+// wrong type (its JSON text, when long enough not to be a word a message
+// uses anyway) and the text of a call with arguments that are not JSON,
+// which failure.bounded makes itself over the bridge with typedMarker at
+// its start (a WebMCP tool's input is always a JSON object).
+func typedInRefusals(p *probe.Probe) []string {
+	var typed []string
+	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefWrongType)); ok {
+		if m, isMap := res.Call.Args.(map[string]any); isMap {
+			if b, err := json.Marshal(m[res.Call.Field]); err == nil {
+				text := strings.Trim(string(b), `"`)
+				if len(text) >= 5 {
+					typed = append(typed, text)
+				}
+			}
+		}
+	}
+	if p.Transport != glasstest.TransportBridge {
+		return typed
+	}
+	c, _ := probe.PlanMalformed(p)
+	if c == nil {
+		return typed
+	}
+	_, _ = p.Memo(fmt.Sprintf("%s|failure.bounded|malformed", p.Transport), func() (any, error) {
+		pg, err := p.Open("", glasstest.Deny())
+		if err != nil {
+			return nil, err
+		}
+		return pg.Do(c.ID, json.RawMessage(typedMarker+": typed text that is not JSON")), nil
+	})
+	return append(typed, typedMarker)
+}

@@ -1,0 +1,22 @@
+package stages
+
+import "github.com/glassworks/glass/conformance/internal/probe"
+
+// ProvokeFailures makes, once per run and transport, the failing calls of
+// this package that the audits of failed receipts must see even when they
+// run alone: every hand-off answered every way a user can without doing
+// the step (HANDOFF_CANCELLED, HANDOFF_TIMEOUT, HANDOFF_FAILED) and the
+// manifest's flowFailures. The calls are the ones the hand-off and flow
+// checks make (shared, not repeated); their receipts are recorded in the
+// run like any other. What a call could not do is left to its own check.
+func ProvokeFailures(p *probe.Probe) {
+	hs, _ := handoffTargets(p)
+	for _, h := range hs {
+		for _, answer := range h.outcomes {
+			_, _ = handoff(p, h, answer)
+		}
+	}
+	for i := range p.Manifest().FlowFailures {
+		_, _ = flowFailure(p, i)
+	}
+}
