@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 )
@@ -47,7 +48,7 @@ func revisionWalk(p *probe.Probe) (*probe.Outcome, int) {
 			prev = snap
 			continue
 		}
-		d := probe.ModelDiff(prev, snap)
+		d := judge.ModelDiff(prev, snap)
 		changed := len(d) > 0 && !(len(d) == 1 && strings.HasPrefix(d[0], "revision "))
 		switch {
 		case snap.Revision < prev.Revision:
