@@ -85,6 +85,9 @@ type flowReceipt struct {
 	r       *receipt.Receipt
 	after   *receipt.Snapshot
 	resumed bool
+	// earlier is the ledger of the failed call a resumed flow continues,
+	// when the probe made that call.
+	earlier []receipt.Step
 }
 
 // flowReceipts gathers the receipts of flows of the run: every flow the
@@ -117,6 +120,13 @@ func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
 	r := fr.r
 	switch r.Code() {
 	case receipt.CodeNone, receipt.CodeStepFailed, receipt.CodeExpectationFailed:
+	case receipt.CodeReceiptInvalid:
+		// The runtime answered, but the harness refused the answer: a
+		// refusal of its step ledger is this rule's to report.
+		if r.Result.Error != nil && strings.Contains(r.Result.Error.Message, "$.result.steps") {
+			return "the runtime sent a receipt whose step ledger the decoder refuses: " + r.Result.Error.Message
+		}
+		return ""
 	default:
 		return "" // no step ran: the flow failed before its first step
 	}
@@ -160,6 +170,15 @@ func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
 		if fr.resumed && (r.Code() != receipt.CodeStepFailed || i < failedAt) {
 			want = append(want, receipt.StepSkipped)
 		}
+		if fr.earlier != nil {
+			// A resumed flow whose earlier call the probe saw: a step
+			// that succeeded then is skipped now, and only it.
+			if i < len(fr.earlier) && (fr.earlier[i].Outcome == receipt.StepOK || fr.earlier[i].Outcome == receipt.StepSkipped) {
+				want = []string{receipt.StepSkipped}
+			} else {
+				want = slices.DeleteFunc(want, func(o string) bool { return o == receipt.StepSkipped })
+			}
+		}
 		if !slices.Contains(want, st.Outcome) {
 			return fmt.Sprintf("result.steps[%d] (%s) has outcome %q, want %s (%s)", i, st.ID, st.Outcome, strings.Join(want, " or "), ledgerContext(r, failedAt))
 		}
@@ -179,6 +198,18 @@ func FlowLedger(p *probe.Probe) probe.Outcome {
 	if o != nil {
 		return *o
 	}
+	for i, sc := range p.Manifest().FlowFailures {
+		if !sc.Resume {
+			continue
+		}
+		fr, o := resumedFlow(p, i)
+		if o != nil {
+			return *o
+		}
+		if fr != nil {
+			frs = append(frs, *fr)
+		}
+	}
 	judged := 0
 	for _, fr := range frs {
 		if pr := ledgerProblem(fr, p.Base()); pr != "" {
@@ -194,6 +225,32 @@ func FlowLedger(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
+// resumedFlow makes the manifest's flowFailures entry i (one marked
+// resume) fail on a fresh page and resumes it, for the resumed call's
+// ledger; nil when the call did not fail at a step with a resume handle
+// (flow.step-failed and flow.resume report that).
+func resumedFlow(p *probe.Probe, i int) (*flowReceipt, *probe.Outcome) {
+	sc := p.Manifest().FlowFailures[i]
+	pg, err := p.Open(sc.URL, glasstest.Approve())
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, &o
+	}
+	base, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, &o
+	}
+	flow, _ := base.Action(sc.Action)
+	c := &flowCall{sc: sc, flow: flow}
+	c.r = pg.Do(sc.Action, scenarioArgs(sc))
+	if c.r.Code() != receipt.CodeStepFailed || c.r.Result.Resume == "" {
+		return nil, nil
+	}
+	r := resume(pg, c.r.Result.Resume, flow)
+	return &flowReceipt{what: c.where() + ", resumed", flow: flow, r: r, resumed: true, earlier: c.r.Result.Steps}, nil
+}
+
 // FlowOneDiff: a flow's changed spans the whole flow, from before its
 // first step to after its last, as the harness's own snapshots show.
 func FlowOneDiff(p *probe.Probe) probe.Outcome {
@@ -203,6 +260,15 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 		if e.Receipt.Result.Changed == nil {
 			if e.Receipt.Result.OK {
 				res := probe.Failf("%s: the flow succeeded, but its receipt carries no changed", what).With(probe.ReceiptEvidence("receipt", e.Receipt))
+				o = &res
+				return false
+			}
+			// A flow that stopped at a step, or whose expectation was
+			// not observed, ran: its steps' effects stay in the page, and
+			// its one changed must say what they were.
+			if c := e.Receipt.Code(); c == receipt.CodeStepFailed || c == receipt.CodeExpectationFailed {
+				res := probe.Failf("%s: the flow ran and failed with %s, but its receipt carries no changed for what its steps did", what, c).
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
 				o = &res
 				return false
 			}
