@@ -333,6 +333,11 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 			judged = append(judged, fmt.Sprintf("%s: step %d's action %s is not declared: ACTION_NOT_FOUND", fr.what, st.Index, st.ID))
 		}
 	}
+	upFront, o := stepsJudgedUpFront(p)
+	if o != nil {
+		return *o
+	}
+	judged = append(judged, upFront...)
 	for i, sc := range p.Manifest().FlowFailures {
 		if sc.Code == "" {
 			continue
@@ -357,6 +362,56 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no flow of the run resolved a step its earlier steps declared or failed at a gate (the manifest's flowFailures can name one, with code)").With(p.PlanNotes()...)
 	}
 	return probe.Pass().With(probe.TextEvidence("steps judged", judged...))
+}
+
+// stepsJudgedUpFront fails a flow the snapshot before its call lists
+// available, refused ACTION_UNAVAILABLE before any step ran while a step
+// after its first was unavailable in that snapshot: that step's
+// availability was judged against the page as it was before the flow
+// started, not when the step would have run (an earlier step may make it
+// available, as a selection does a bulk action).
+func stepsJudgedUpFront(p *probe.Probe) ([]string, *probe.Outcome) {
+	var o *probe.Outcome
+	var judged []string
+	err := p.Each(isFlow, func(e *probe.Exercised) bool {
+		r := e.Receipt
+		if e.Before == nil || e.Before.Snap == nil {
+			return true
+		}
+		if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() == receipt.PhaseDispatch {
+			for _, st := range r.Result.Steps {
+				if a, ok := e.Before.Snap.Action(st.ID); ok && !a.Available && st.Index > 0 && st.Outcome == receipt.StepOK {
+					judged = append(judged, fmt.Sprintf("%s: step %d (%s), unavailable before the flow, ran once the steps before it had run", e.Action.ID, st.Index, st.ID))
+				}
+			}
+			return true
+		}
+		for _, st := range r.Result.Steps {
+			if st.Outcome != receipt.StepPending {
+				return true // a step ran: the flow got past its own gates
+			}
+		}
+		before := e.Before.Snap
+		flow, ok := before.Action(e.Action.ID)
+		if !ok || !flow.Available {
+			return true // the flow itself was unavailable
+		}
+		for i, id := range flow.Steps {
+			if i == 0 {
+				continue // the first step runs against the page as it is now
+			}
+			st, ok := before.Action(id)
+			if !ok || st.Available {
+				continue
+			}
+			res := probe.Failf("%s: the snapshot before the call lists the flow available, but the call was refused ACTION_UNAVAILABLE before its first step ran, while its step %d (%s) was unavailable (%q): a step's availability must be judged when the step runs, after the steps before it",
+				e.Action.ID, i, id, report.Clip(st.Reason, 80)).With(probe.ReceiptEvidence("receipt", r), probe.SnapshotEvidence("snapshot before the call", before))
+			o = &res
+			return false
+		}
+		return true
+	})
+	return judged, probe.VerdictOf(err, o)
 }
 
 // failedStep returns the ledger entry of the step a manifest flowFailures
