@@ -223,14 +223,27 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 	}
 	judged := []string{"a fresh page"}
 	// A call that takes a tool away (every action it stood for is gone),
-	// and a call that otherwise changes which actions are declared: the
+	// a call that otherwise changes which actions are declared, and a flow
+	// whose steps ran an action the page did not declare before the call
+	// (declared while the call ran, maybe withdrawn before it ended): the
 	// tools must follow each.
-	var remover, mover *probe.Exercised
-	var gone string
-	err = p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
-		c := e.Receipt.Result.Changed
-		if !e.Receipt.Result.OK || c == nil || c.Actions == nil || len(c.Actions.Added)+len(c.Actions.Removed) == 0 {
+	var remover, mover, transient *probe.Exercised
+	var gone, during string
+	err = p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if !e.Receipt.Result.OK {
 			return true
+		}
+		if transient == nil && e.Before != nil && e.Before.Snap != nil {
+			for _, st := range e.Receipt.Result.Steps {
+				if _, declared := e.Before.Snap.Action(st.ID); st.Outcome == receipt.StepOK && !declared {
+					transient, during = e, st.ID
+					break
+				}
+			}
+		}
+		c := e.Receipt.Result.Changed
+		if !probe.IsWrite(e.Action) || c == nil || c.Actions == nil || len(c.Actions.Added)+len(c.Actions.Removed) == 0 {
+			return remover == nil || mover == nil || transient == nil
 		}
 		if remover == nil {
 			if g := removedTool(e); g != "" {
@@ -240,7 +253,7 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 		if mover == nil && removedTool(e) == "" {
 			mover = e
 		}
-		return remover == nil || mover == nil
+		return remover == nil || mover == nil || transient == nil
 	})
 	if err != nil {
 		return probe.Broken(err)
@@ -261,6 +274,14 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		judged = append(judged, "after "+mover.Action.ID+" changed the declared actions")
+	}
+	if transient == nil {
+		notJudged = append(notJudged, "no flow of the run ran a step the page declared only while the call ran")
+	} else if transient != mover && transient != remover {
+		if o := toolsAfter(p, transient, " (its step "+during+" was declared only once the call ran)"); o != nil {
+			return *o
+		}
+		judged = append(judged, "after "+transient.Action.ID+", whose step "+during+" was declared only once the call ran")
 	}
 	ev := []report.Evidence{probe.TextEvidence("judged", judged...)}
 	if len(notJudged) > 0 {
