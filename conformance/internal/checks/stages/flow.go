@@ -86,6 +86,9 @@ type flowReceipt struct {
 	r       *receipt.Receipt
 	after   *receipt.Snapshot
 	resumed bool
+	// earlier is the ledger of the failed call a resumed flow continues,
+	// when the probe made that call.
+	earlier []receipt.Step
 }
 
 // flowReceipts gathers the receipts of flows of the run: every flow the
@@ -118,6 +121,13 @@ func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
 	r := fr.r
 	switch r.Code() {
 	case receipt.CodeNone, receipt.CodeStepFailed, receipt.CodeExpectationFailed:
+	case receipt.CodeReceiptInvalid:
+		// The runtime answered, but the harness refused the answer: a
+		// refusal of its step ledger is this rule's to report.
+		if r.Result.Error != nil && strings.Contains(r.Result.Error.Message, "$.result.steps") {
+			return "the runtime sent a receipt whose step ledger the decoder refuses: " + r.Result.Error.Message
+		}
+		return ""
 	default:
 		return "" // no step ran: the flow failed before its first step
 	}
@@ -161,6 +171,15 @@ func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
 		if fr.resumed && (r.Code() != receipt.CodeStepFailed || i < failedAt) {
 			want = append(want, receipt.StepSkipped)
 		}
+		if fr.earlier != nil {
+			// A resumed flow whose earlier call the probe saw: a step
+			// that succeeded then is skipped now, and only it.
+			if i < len(fr.earlier) && (fr.earlier[i].Outcome == receipt.StepOK || fr.earlier[i].Outcome == receipt.StepSkipped) {
+				want = []string{receipt.StepSkipped}
+			} else {
+				want = slices.DeleteFunc(want, func(o string) bool { return o == receipt.StepSkipped })
+			}
+		}
 		if !slices.Contains(want, st.Outcome) {
 			return fmt.Sprintf("result.steps[%d] (%s) has outcome %q, want %s (%s)", i, st.ID, st.Outcome, strings.Join(want, " or "), ledgerContext(r, failedAt))
 		}
@@ -180,6 +199,18 @@ func FlowLedger(p *probe.Probe) probe.Outcome {
 	if o != nil {
 		return *o
 	}
+	for i, sc := range p.Manifest().FlowFailures {
+		if !sc.Resume {
+			continue
+		}
+		fr, o := resumedFlow(p, i)
+		if o != nil {
+			return *o
+		}
+		if fr != nil {
+			frs = append(frs, *fr)
+		}
+	}
 	judged := 0
 	for _, fr := range frs {
 		if pr := ledgerProblem(fr, p.Base()); pr != "" {
@@ -195,6 +226,32 @@ func FlowLedger(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
+// resumedFlow makes the manifest's flowFailures entry i (one marked
+// resume) fail on a fresh page and resumes it, for the resumed call's
+// ledger; nil when the call did not fail at a step with a resume handle
+// (flow.step-failed and flow.resume report that).
+func resumedFlow(p *probe.Probe, i int) (*flowReceipt, *probe.Outcome) {
+	sc := p.Manifest().FlowFailures[i]
+	pg, err := p.Open(sc.URL, glasstest.Approve())
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, &o
+	}
+	base, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		o := probe.Broken(err)
+		return nil, &o
+	}
+	flow, _ := base.Action(sc.Action)
+	c := &flowCall{sc: sc, flow: flow}
+	c.r = pg.Do(sc.Action, scenarioArgs(sc))
+	if c.r.Code() != receipt.CodeStepFailed || c.r.Result.Resume == "" {
+		return nil, nil
+	}
+	r := resume(pg, c.r.Result.Resume, flow)
+	return &flowReceipt{what: c.where() + ", resumed", flow: flow, r: r, resumed: true, earlier: c.r.Result.Steps}, nil
+}
+
 // FlowOneDiff: a flow's changed spans the whole flow, from before its
 // first step to after its last, as the harness's own snapshots show.
 func FlowOneDiff(p *probe.Probe) probe.Outcome {
@@ -204,6 +261,15 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 		if e.Receipt.Result.Changed == nil {
 			if e.Receipt.Result.OK {
 				res := probe.Failf("%s: the flow succeeded, but its receipt carries no changed", what).With(probe.ReceiptEvidence("receipt", e.Receipt))
+				o = &res
+				return false
+			}
+			// A flow that stopped at a step, or whose expectation was
+			// not observed, ran: its steps' effects stay in the page, and
+			// its one changed must say what they were.
+			if c := e.Receipt.Code(); c == receipt.CodeStepFailed || c == receipt.CodeExpectationFailed {
+				res := probe.Failf("%s: the flow ran and failed with %s, but its receipt carries no changed for what its steps did", what, c).
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
 				o = &res
 				return false
 			}
@@ -268,6 +334,11 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 			judged = append(judged, fmt.Sprintf("%s: step %d's action %s is not declared: ACTION_NOT_FOUND", fr.what, st.Index, st.ID))
 		}
 	}
+	upFront, o := stepsJudgedUpFront(p)
+	if o != nil {
+		return *o
+	}
+	judged = append(judged, upFront...)
 	for i, sc := range p.Manifest().FlowFailures {
 		if sc.Code == "" {
 			continue
@@ -292,6 +363,56 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no flow of the run resolved a step its earlier steps declared or failed at a gate (the manifest's flowFailures can name one, with code)").With(p.PlanNotes()...)
 	}
 	return probe.Pass().With(probe.TextEvidence("steps judged", judged...))
+}
+
+// stepsJudgedUpFront fails a flow the snapshot before its call lists
+// available, refused ACTION_UNAVAILABLE before any step ran while a step
+// after its first was unavailable in that snapshot: that step's
+// availability was judged against the page as it was before the flow
+// started, not when the step would have run (an earlier step may make it
+// available, as a selection does a bulk action).
+func stepsJudgedUpFront(p *probe.Probe) ([]string, *probe.Outcome) {
+	var o *probe.Outcome
+	var judged []string
+	err := p.Each(isFlow, func(e *probe.Exercised) bool {
+		r := e.Receipt
+		if e.Before == nil || e.Before.Snap == nil {
+			return true
+		}
+		if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() == receipt.PhaseDispatch {
+			for _, st := range r.Result.Steps {
+				if a, ok := e.Before.Snap.Action(st.ID); ok && !a.Available && st.Index > 0 && st.Outcome == receipt.StepOK {
+					judged = append(judged, fmt.Sprintf("%s: step %d (%s), unavailable before the flow, ran once the steps before it had run", e.Action.ID, st.Index, st.ID))
+				}
+			}
+			return true
+		}
+		for _, st := range r.Result.Steps {
+			if st.Outcome != receipt.StepPending {
+				return true // a step ran: the flow got past its own gates
+			}
+		}
+		before := e.Before.Snap
+		flow, ok := before.Action(e.Action.ID)
+		if !ok || !flow.Available {
+			return true // the flow itself was unavailable
+		}
+		for i, id := range flow.Steps {
+			if i == 0 {
+				continue // the first step runs against the page as it is now
+			}
+			st, ok := before.Action(id)
+			if !ok || st.Available {
+				continue
+			}
+			res := probe.Failf("%s: the snapshot before the call lists the flow available, but the call was refused ACTION_UNAVAILABLE before its first step ran, while its step %d (%s) was unavailable (%q): a step's availability must be judged when the step runs, after the steps before it",
+				e.Action.ID, i, id, report.Clip(st.Reason, 80)).With(probe.ReceiptEvidence("receipt", r), probe.SnapshotEvidence("snapshot before the call", before))
+			o = &res
+			return false
+		}
+		return true
+	})
+	return judged, probe.VerdictOf(err, o)
 }
 
 // failedStep returns the ledger entry of the step a manifest flowFailures

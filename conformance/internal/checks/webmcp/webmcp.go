@@ -223,41 +223,117 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 		return probe.Failf("on a fresh page, %s", pr)
 	}
 	judged := []string{"a fresh page"}
-	// A call that adds or removes declared actions: the tools must follow.
-	var mover *probe.Exercised
-	err = p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
+	// A call that takes a tool away (every action it stood for is gone),
+	// a call that otherwise changes which actions are declared, and a flow
+	// whose steps ran an action the page did not declare before the call
+	// (declared while the call ran, maybe withdrawn before it ended): the
+	// tools must follow each.
+	var remover, mover, transient *probe.Exercised
+	var gone, during string
+	err = p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if !e.Receipt.Result.OK {
+			return true
+		}
+		if transient == nil && e.Before != nil && e.Before.Snap != nil {
+			for _, st := range e.Receipt.Result.Steps {
+				if _, declared := e.Before.Snap.Action(st.ID); st.Outcome == receipt.StepOK && !declared {
+					transient, during = e, st.ID
+					break
+				}
+			}
+		}
 		c := e.Receipt.Result.Changed
-		if e.Receipt.Result.OK && c != nil && c.Actions != nil && len(c.Actions.Added)+len(c.Actions.Removed) > 0 {
+		if !probe.IsWrite(e.Action) || c == nil || c.Actions == nil || len(c.Actions.Added)+len(c.Actions.Removed) == 0 {
+			return remover == nil || mover == nil || transient == nil
+		}
+		if remover == nil {
+			if g := removedTool(e); g != "" {
+				remover, gone = e, g
+			}
+		}
+		if mover == nil && removedTool(e) == "" {
 			mover = e
 		}
-		return mover == nil
+		return remover == nil || mover == nil || transient == nil
 	})
 	if err != nil {
 		return probe.Broken(err)
 	}
+	var notJudged []string
+	if remover == nil {
+		notJudged = append(notJudged, "no call of the run took away every action of a tool, so unregistering a tool was not probed")
+	} else {
+		if o := toolsAfter(p, remover, " (the tool "+gone+" must go)"); o != nil {
+			return *o
+		}
+		judged = append(judged, "after "+remover.Action.ID+" took away the tool "+gone)
+	}
 	if mover == nil {
-		return probe.Pass().With(probe.TextEvidence("judged", judged...), probe.TextEvidence("not judged", "no call of the run changed which actions are declared, so keeping the tools in step was not probed"))
+		notJudged = append(notJudged, "no other call of the run changed which actions are declared")
+	} else {
+		if o := toolsAfter(p, mover, ""); o != nil {
+			return *o
+		}
+		judged = append(judged, "after "+mover.Action.ID+" changed the declared actions")
 	}
+	if transient == nil {
+		notJudged = append(notJudged, "no flow of the run ran a step the page declared only while the call ran")
+	} else if transient != mover && transient != remover {
+		if o := toolsAfter(p, transient, " (its step "+during+" was declared only once the call ran)"); o != nil {
+			return *o
+		}
+		judged = append(judged, "after "+transient.Action.ID+", whose step "+during+" was declared only once the call ran")
+	}
+	ev := []report.Evidence{probe.TextEvidence("judged", judged...)}
+	if len(notJudged) > 0 {
+		ev = append(ev, probe.TextEvidence("not judged", notJudged...))
+	}
+	return probe.Pass().With(ev...)
+}
+
+// removedTool names a tool the snapshot before e's call calls for and the
+// snapshot after it does not: every action it stood for is gone.
+func removedTool(e *probe.Exercised) string {
+	if e.Before == nil || e.After == nil || e.Before.Snap == nil || e.After.Snap == nil ||
+		e.Before.Snap.Actions.Omitted > 0 || e.After.Snap.Actions.Omitted > 0 {
+		return ""
+	}
+	after := expectedTools(e.After.Snap)
+	for _, name := range slices.Sorted(maps.Keys(expectedTools(e.Before.Snap))) {
+		if !after[name] {
+			return name
+		}
+	}
+	return ""
+}
+
+// toolsAfter makes e's call again on a fresh page, approved, and fails
+// when the registered tools do not come back in step with the declared
+// actions (why says what the call did to them).
+func toolsAfter(p *probe.Probe, e *probe.Exercised, why string) *probe.Outcome {
 	opts := []glasstest.PageOption{glasstest.Approve()}
-	if mover.Secret != "" {
-		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, mover.Secret))
+	if e.Secret != "" {
+		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, e.Secret))
 	}
-	pg2, err := p.Open("", opts...)
+	pg, err := p.Open("", opts...)
 	if err != nil {
-		return probe.Broken(err)
+		o := probe.Broken(err)
+		return &o
 	}
-	if r := pg2.Harness.Do(mover.Action.ID, mover.Args); !r.Result.OK {
-		return probe.NotProbed(fmt.Sprintf("%s did not succeed again on a fresh page (%s)", mover.Action.ID, probe.Got(r)))
+	if r := pg.Harness.Do(e.Action.ID, e.Args); !r.Result.OK {
+		o := probe.NotProbed(fmt.Sprintf("%s did not succeed again on a fresh page (%s)", e.Action.ID, probe.Got(r)))
+		return &o
 	}
-	pr, err = toolsInStep(pg2)
+	pr, err := toolsInStep(pg)
 	if err != nil {
-		return probe.Broken(err)
+		o := probe.Broken(err)
+		return &o
 	}
 	if pr != "" {
-		return probe.Failf("after %s changed the declared actions, %s", mover.Action.ID, pr)
+		o := probe.Failf("after %s changed the declared actions%s, %s", e.Action.ID, why, pr)
+		return &o
 	}
-	judged = append(judged, "after "+mover.Action.ID+" changed the declared actions")
-	return probe.Pass().With(probe.TextEvidence("judged", judged...))
+	return nil
 }
 
 // rawTool is one tool call made the way a browser agent makes it, and
@@ -383,6 +459,9 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 	if o != nil {
 		return *o
 	}
+	if o := foldedNames(p.Base(), tools); o != nil {
+		return *o
+	}
 	t, ok := tools[row.Tool]
 	if !ok {
 		return probe.Failf("the snapshot names the folded tool %s for %s, but no such tool is registered", row.Tool, row.ID)
@@ -408,6 +487,37 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 			With(probe.ReceiptEvidence("receipt", r))
 	}
 	return probe.Pass().With(probe.TextEvidence("folded call", fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)))
+}
+
+// foldedNames: the per-row actions name@record of the snapshot are folded
+// into a registered tool called name — or name.rows when an action whose
+// id is exactly name is declared — whatever tool their descriptors name.
+// A name that is not a valid tool name is not judged.
+func foldedNames(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) *probe.Outcome {
+	if s.Actions.Omitted > 0 {
+		return nil // a bounded snapshot cannot say which names are taken
+	}
+	for _, a := range s.Actions.Items {
+		if a.Record == "" || a.StepOnly || !strings.HasSuffix(a.ID, "@"+a.Record) {
+			continue
+		}
+		name := strings.TrimSuffix(a.ID, "@"+a.Record)
+		if !toolName.MatchString(name) {
+			continue
+		}
+		want := name
+		if _, taken := s.Action(name); taken {
+			want = name + ".rows"
+		}
+		if _, ok := tools[want]; !ok || a.Tool != want {
+			names := slices.Sorted(maps.Keys(tools))
+			o := probe.Failf("the per-row action %s must be folded into the tool %s, but its descriptor names the tool %q and %s registered",
+				a.ID, want, a.Tool, map[bool]string{true: want + " is", false: "no tool " + want + " is"}[ok]).
+				With(probe.TextEvidence("registered tools", names...))
+			return &o
+		}
+	}
+	return nil
 }
 
 // agreementKinds are the refusals that both transports can express, each
