@@ -269,7 +269,7 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 			// its one changed must say what they were.
 			if c := e.Receipt.Code(); c == receipt.CodeStepFailed || c == receipt.CodeExpectationFailed {
 				res := probe.Failf("%s: the flow ran and failed with %s, but its receipt carries no changed for what its steps did", what, c).
-					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", probe.ModelDiff(e.Before.Snap, e.After.Snap)...))
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
 				o = &res
 				return false
 			}
