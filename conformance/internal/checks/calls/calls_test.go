@@ -58,6 +58,15 @@ func TestDataProblems(t *testing.T) {
 	if pr := dataProblem(deep, 0, ""); !strings.Contains(pr, "nested deeper than 4 levels") {
 		t.Errorf("got %q", pr)
 	}
+	var four, five any
+	_ = json.Unmarshal([]byte(`{"a":{"b":{"c":{"d":"[object of 1 keys omitted]"}}}}`), &four)
+	if pr := dataProblem(four, 0, ""); pr != "" {
+		t.Errorf("four levels of containers judged too deep: %s", pr)
+	}
+	_ = json.Unmarshal([]byte(`{"a":{"b":{"c":{"d":{"e":"[object of 1 keys omitted]"}}}}}`), &five)
+	if pr := dataProblem(five, 0, ""); !strings.Contains(pr, "/a/b/c/d is an object at depth 4") {
+		t.Errorf("five levels of containers: got %q", pr)
+	}
 	if pr := dataProblem(strings.Repeat("y", 2000), 0, ""); !strings.Contains(pr, "string of 2000 characters") {
 		t.Errorf("got %q", pr)
 	}

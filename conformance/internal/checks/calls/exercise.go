@@ -188,6 +188,11 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	judged := 0
 	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if pr := partsShapeProblem(e.Receipt); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
 		if !e.Receipt.Result.OK {
 			return true
 		}
@@ -206,6 +211,9 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if o := partsAudit(p); o != nil {
 		return *o
 	}
 	if judged == 0 {
@@ -474,8 +482,15 @@ func Ticket(p *probe.Probe) probe.Outcome {
 const markerSlack = 40
 
 func dataProblem(v any, depth int, path string) string {
-	if depth > receipt.MaxDataDepth+1 {
-		return fmt.Sprintf("%s is nested deeper than %d levels", params.PathOr(path), receipt.MaxDataDepth)
+	// Depth counts from data itself, at 0; an object or array at depth 4
+	// or more must have become a marker (CONTRACT.md §2.6), so data holds
+	// at most four levels of containers.
+	switch v.(type) {
+	case []any, map[string]any:
+		if depth >= receipt.MaxDataDepth {
+			return fmt.Sprintf("%s is an %s at depth %d: data is nested deeper than %d levels (an object or array at depth %d or more becomes a marker)",
+				params.PathOr(path), map[bool]string{true: "array", false: "object"}[isArray(v)], depth, receipt.MaxDataDepth, receipt.MaxDataDepth)
+		}
 	}
 	switch x := v.(type) {
 	case string:
@@ -509,6 +524,11 @@ func dataProblem(v any, depth int, path string) string {
 		}
 	}
 	return ""
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
 }
 
 // isMarker reports whether v is a marker that says how much was left out:
@@ -568,7 +588,14 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		if r.Code() != receipt.CodeExpectationFailed {
-			continue // verify.expectation-failed's violation
+			// The manifest names an expectation that does not come true
+			// here, so no receipt of this call may report it observed —
+			// the failure code is verify.expectation-failed's concern.
+			if r.Result.Expect != "" {
+				return probe.Failf("%s at %s (manifest expectationFailures): the expectation does not come true there, but the call ended %s and its receipt reports expect %q: the runtime reported an expectation it did not observe", sc.Action, sc.URL, probe.OutcomeCode(r), r.Result.Expect).
+					With(probe.ReceiptEvidence("receipt", r))
+			}
+			continue
 		}
 		judged++
 		if r.Result.Expect != "" {
