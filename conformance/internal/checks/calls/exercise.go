@@ -285,6 +285,10 @@ func ariaContent(s string) string {
 // WriteWarning: a successful write that changed nothing carries a
 // warning and still reports ok.
 func WriteWarning(p *probe.Probe) probe.Outcome {
+	uo, un := unchangedWrites(p)
+	if uo != nil {
+		return *uo
+	}
 	o, n := p.JudgeEach(probe.IsWrite, func(e *probe.Exercised) (bool, string) {
 		if !e.Receipt.Result.OK || e.Receipt.Result.Changed != nil && e.Receipt.Result.Changed.Observed {
 			return false, ""
@@ -294,7 +298,8 @@ func WriteWarning(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
-	return p.Judged(o, n, "no write of the run succeeded without changing the page model")
+	n += un
+	return p.Judged(o, n, "no write of the run succeeded without changing the page model, and the manifest names none under unchangedWrites")
 }
 
 // ReadNoWarning: a successful read carries no warning unless its

@@ -65,3 +65,36 @@ func partsAudit(p *probe.Probe) *probe.Outcome {
 	}
 	return nil
 }
+
+// unchangedWrites makes the calls the manifest names under
+// unchangedWrites — writes that succeed without changing the page model:
+// each must report ok true, and, where its changed.observed is false, a
+// warning (changed.write-warning). A runtime that fails such a call
+// because nothing changed breaks the rule's "MUST still report ok true".
+func unchangedWrites(p *probe.Probe) (*probe.Outcome, int) {
+	judged := 0
+	for _, sc := range p.Manifest().UnchangedWrites {
+		r, o := p.Scenario(sc, "unchangedWrites")
+		if o != nil {
+			return o, judged
+		}
+		where := sc.Action
+		if sc.URL != "" {
+			where += " at " + sc.URL
+		}
+		switch {
+		case !r.Result.OK:
+			res := probe.Failf("%s (manifest unchangedWrites, a write that succeeds without changing the page model) ended %s: a write whose changed.observed is false must still report ok true, with a warning", where, probe.OutcomeCode(r)).
+				With(probe.ReceiptEvidence("receipt", r))
+			return &res, judged
+		case r.Result.Changed != nil && r.Result.Changed.Observed:
+			continue // it changed something this time: nothing to judge here
+		case strings.TrimSpace(r.Result.Warning) == "":
+			res := probe.Failf("%s (manifest unchangedWrites): the write completed without any observable change, but the receipt has no warning", where).
+				With(probe.ReceiptEvidence("receipt", r))
+			return &res, judged
+		}
+		judged++
+	}
+	return nil, judged
+}

@@ -447,7 +447,13 @@ func DefaultTimeout(p *probe.Probe) probe.Outcome {
 		return probe.Failf("%s: the host passed expectTimeoutMs %d, but EXPECTATION_FAILED came after %s: the runtime did not poll the expectation for the timeout the host asked",
 			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass().With(probe.TextEvidence("timing", fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))))
+	timing := []string{fmt.Sprintf("expectTimeoutMs %d; EXPECTATION_FAILED after %s", probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))}
+	if o, line := declaredTimeout(p, sc); o != nil {
+		return *o
+	} else if line != "" {
+		timing = append(timing, line)
+	}
+	return probe.Pass().With(probe.TextEvidence("timing", timing...))
 }
 
 // Settle judges every write of the exercise once the page has gone quiet
