@@ -573,8 +573,18 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if probed == 0 {
+	eo, echoed, err := echoBounds(p)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if eo != nil {
+		return *eo
+	}
+	if probed == 0 && len(echoed) == 0 {
 		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
+	}
+	if len(echoed) > 0 {
+		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))
 	}
 	return probe.Pass()
 }
