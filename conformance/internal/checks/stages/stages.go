@@ -494,8 +494,15 @@ func Settle(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		judged = append(judged, e.Action.ID)
-		if w.E != e || w.Before != e.Before.Snap {
-			return true // judged from a window only this call showed
+		if w.Before != w.E.Before.Snap {
+			// Judged from a state only a reveal explains (the runtime's
+			// snapshot at stage 6, or one its timeline went through): the
+			// slow call's receipt cannot be judged from the harness's
+			// snapshot before it. A window that is the harness's own
+			// snapshot before a call — this one, or a second call when
+			// this one's receipt disagreed — shows no reveal moved it, so
+			// the slow call is judged from its own.
+			return true
 		}
 		// Again, with the server answering late: work the handler
 		// started through the server now outlasts a few quiet frames.
