@@ -438,7 +438,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "A successful call of a write or dangerous action whose changed.observed is false MUST carry a warning and MUST still report ok true.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Snapshot comparison\"",
-		Needs: "a manifest naming a write action that succeeds without changing the page model",
+		Needs: "a manifest naming, under unchangedWrites, a write action that succeeds without changing the page model",
 	},
 	{
 		ID:    "changed.read-no-warning",

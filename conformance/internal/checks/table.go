@@ -28,7 +28,7 @@ var Table = map[string]Check{
 	// Refusals: the right code at the right phase, nothing changed.
 	"resolve.unknown-id":      {Run: calls.RefusalCheck(probe.RefUnknownID, calls.AvailableListed)},
 	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(probe.RefControlName, nil)},
-	"args.malformed-json":     {Run: calls.RefusalCheck(probe.RefMalformed, nil)},
+	"args.malformed-json":     {Run: calls.MalformedJSON},
 	"args.invalid-params":     {Run: calls.InvalidParams},
 	"args.sensitive-restored": {Run: calls.SensitiveRestored},
 	"policy.denied":           {Run: calls.ClassRefusal(probe.RefDenied, true)},

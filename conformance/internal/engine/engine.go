@@ -176,6 +176,14 @@ func Check(s Session, rule catalog.Rule, tr glasstest.Transport) (f report.Findi
 		f.Verdict, f.Message = report.NotProbed, NoCheckYet
 		return f
 	}
+	if nr, ok := s.(interface{ NeverReady() string }); ok && nr.NeverReady() != "" {
+		if rule.ID == readyRule {
+			f.Verdict, f.Message = report.Fail, "ready() never resolved on a page that installs the runtime's global: "+nr.NeverReady()
+		} else {
+			f.Verdict, f.Message = report.NotProbed, "the page's runtime never became ready (see "+readyRule+"), and this rule's probes wait for it"
+		}
+		return f
+	}
 	if invalid := s.InvalidSnapshot(); invalid != "" {
 		if rule.ID == snapshotRule {
 			f.Verdict, f.Message = report.Fail, "the page's snapshot does not decode as a snapshot: "+invalid
@@ -202,3 +210,6 @@ type ProgressEvent struct {
 
 // snapshotRule is the rule a snapshot that does not decode breaks.
 const snapshotRule = "protocol.snapshot"
+
+// readyRule is the rule a ready() that never resolves breaks.
+const readyRule = "protocol.ready"

@@ -73,6 +73,10 @@ type Manifest struct {
 	// now"): built at any other time than after stage 5 and before stage
 	// 6 (for a flow, before its first step), it does not come true.
 	CapturingExpectations []Scenario `json:"capturingExpectations,omitempty"`
+	// UnchangedWrites names calls of write actions that succeed without
+	// changing the page model (a save of what is already saved): no
+	// snapshot tells that a failure of one is not the handler's.
+	UnchangedWrites []Scenario `json:"unchangedWrites,omitempty"`
 }
 
 // Scenario is one call the manifest asks for: an action, the page it runs
@@ -95,6 +99,11 @@ type Scenario struct {
 	// Resume says that resuming the failed flow succeeds (flowFailures
 	// only, optional): the step fails once.
 	Resume bool `json:"resume,omitempty"`
+	// DeclaredTimeoutMs is the timeout the action's expectation declares,
+	// 0 when it declares none (expectationFailures only, optional): no
+	// snapshot tells it, and without options.expectTimeoutMs the runtime
+	// must poll that long, or 2 seconds for 0, before EXPECTATION_FAILED.
+	DeclaredTimeoutMs *int `json:"declaredTimeoutMs,omitempty"`
 }
 
 // The hand-off outcomes a manifest can ask for.
@@ -159,6 +168,7 @@ type document struct {
 	Handoffs              []scenarioDoc             `yaml:"handoffs"`
 	Reveals               []scenarioDoc             `yaml:"reveals"`
 	CapturingExpectations []scenarioDoc             `yaml:"capturingExpectations"`
+	UnchangedWrites       []scenarioDoc             `yaml:"unchangedWrites"`
 }
 
 // scenarioDoc is one entry of a list of scenarios; which fields a list
@@ -171,6 +181,8 @@ type scenarioDoc struct {
 	Outcome *string        `yaml:"outcome"`
 	Code    *string        `yaml:"code"`
 	Resume  *bool          `yaml:"resume"`
+	// DeclaredTimeoutMs is allowed under expectationFailures only.
+	DeclaredTimeoutMs *int `yaml:"declaredTimeoutMs"`
 }
 
 // source is the text a manifest came from: its name, and its nodes by
@@ -200,21 +212,22 @@ func oneLine(s string) string {
 // wants says, by field path (list indices written []), what a field must
 // be, for a mistake of shape; a field not listed says it by its Go type.
 var wants = map[string]string{
-	"":            "a mapping of " + strings.Join(fieldNames(reflect.TypeFor[document]()), ", "),
-	"version":     "1",
-	"args":        "a mapping from action id to arguments",
-	"args.*":      "an object of arguments",
-	"skip":        "a list of action ids or globs",
-	"skip[]":      "an action id or glob",
-	"*[]":         "a mapping with action, url, args",
-	"*":           "a list of {action, url, args}",
-	"*[].action":  "an action id",
-	"*[].url":     "a URL",
-	"*[].args":    "an object of arguments",
-	"*[].step":    "a step number ≥ 1",
-	"*[].resume":  "true or false",
-	"*[].code":    "a failure code (INVALID_PARAMS, EXECUTION_FAILED, …)",
-	"*[].outcome": "one of the outcomes",
+	"":                      "a mapping of " + strings.Join(fieldNames(reflect.TypeFor[document]()), ", "),
+	"version":               "1",
+	"args":                  "a mapping from action id to arguments",
+	"args.*":                "an object of arguments",
+	"skip":                  "a list of action ids or globs",
+	"skip[]":                "an action id or glob",
+	"*[]":                   "a mapping with action, url, args",
+	"*":                     "a list of {action, url, args}",
+	"*[].action":            "an action id",
+	"*[].url":               "a URL",
+	"*[].args":              "an object of arguments",
+	"*[].step":              "a step number ≥ 1",
+	"*[].resume":            "true or false",
+	"*[].code":              "a failure code (INVALID_PARAMS, EXECUTION_FAILED, …)",
+	"*[].outcome":           "one of the outcomes",
+	"*[].declaredTimeoutMs": "milliseconds ≥ 0 (0: the expectation declares no timeout)",
 }
 
 // want is what the field at path must be.
@@ -240,7 +253,7 @@ func want(path string, t reflect.Type) string {
 
 var (
 	indexRE = regexp.MustCompile(`\[\d+\]`)
-	listRE  = regexp.MustCompile(`^(?:expectationFailures|executionFailures|flowFailures|handoffs|reveals|capturingExpectations)((?:\[\])?(?:\.\w+)?)$`)
+	listRE  = regexp.MustCompile(`^(?:expectationFailures|executionFailures|flowFailures|handoffs|reveals|capturingExpectations|unchangedWrites)((?:\[\])?(?:\.\w+)?)$`)
 	argRE   = regexp.MustCompile(`^args\.[^.]+$`)
 )
 
@@ -412,6 +425,7 @@ func (d *document) validate(s *source) (*Manifest, error) {
 		{"handoffs", d.Handoffs, &m.Handoffs, false, HandoffOutcomes},
 		{"reveals", d.Reveals, &m.Reveals, false, RevealOutcomes},
 		{"capturingExpectations", d.CapturingExpectations, &m.CapturingExpectations, false, nil},
+		{"unchangedWrites", d.UnchangedWrites, &m.UnchangedWrites, false, nil},
 	} {
 		if *l.into, err = s.scenarios(l.list, l.field, l.flow, l.outcomes); err != nil {
 			return nil, err
@@ -441,6 +455,9 @@ func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes
 	}
 	if outcomes != nil {
 		allowed = append(allowed, "outcome")
+	}
+	if field == "expectationFailures" {
+		allowed = append(allowed, "declaredTimeoutMs")
 	}
 	var out []Scenario
 	for i, e := range list {
@@ -495,6 +512,14 @@ func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes
 		}
 		if e.Resume != nil {
 			sc.Resume = *e.Resume
+		}
+		if e.DeclaredTimeoutMs != nil {
+			if *e.DeclaredTimeoutMs < 0 {
+				n := s.nodes[f+".declaredTimeoutMs"]
+				return nil, s.errorf(n, f+".declaredTimeoutMs", "want milliseconds ≥ 0 (0: the expectation declares no timeout), got %s", show(n))
+			}
+			ms := *e.DeclaredTimeoutMs
+			sc.DeclaredTimeoutMs = &ms
 		}
 		if sc.Action == "" {
 			return nil, s.errorf(item, f+".action", "required")

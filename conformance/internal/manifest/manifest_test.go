@@ -25,6 +25,7 @@ skip: ["pay@*"]
 expectationFailures:
   - action: remove@t9
     url: /?fault=delete-stale
+    declaredTimeoutMs: 0
 executionFailures:
   - action: remove@t9
     url: "?fault=delete-throws"
@@ -41,6 +42,8 @@ capturingExpectations:
   - action: add
     args: {title: Counted}
   - action: clear-done
+unchangedWrites:
+  - action: save
 `
 	m, err := Parse("m.yaml", []byte(yaml))
 	if err != nil {
@@ -50,11 +53,12 @@ capturingExpectations:
 		Version:               1,
 		Args:                  map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
 		Skip:                  []string{"pay@*"},
-		ExpectationFailures:   []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale"}},
+		ExpectationFailures:   []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale", DeclaredTimeoutMs: new(int)}},
 		ExecutionFailures:     []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
 		FlowFailures:          []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
 		Handoffs:              []Scenario{{Action: "verify", Outcome: "cancelled", URL: "http://127.0.0.1:8080/verify"}},
 		CapturingExpectations: []Scenario{{Action: "add", Args: map[string]any{"title": "Counted"}}, {Action: "clear-done"}},
+		UnchangedWrites:       []Scenario{{Action: "save"}},
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("got  %+v\nwant %+v", m, want)
@@ -95,6 +99,10 @@ func TestManifestErrorsNameTheFieldAndLine(t *testing.T) {
 		{"handoff with bad outcome", "handoffs:\n  - action: a\n    outcome: maybe\n", `handoffs[0].outcome: want one of completed, cancelled, timeout, failed, got "maybe"`},
 		{"capturing expectation with an outcome", "capturingExpectations:\n  - action: add\n    outcome: shown\n", `line 3: capturingExpectations[0]: unknown field "outcome" (want action, url, args)`},
 		{"capturing expectations not a list", "capturingExpectations: add\n", `line 1: capturingExpectations: want a list of {action, url, args}, got "add"`},
+		{"declared timeout outside expectationFailures", "executionFailures:\n  - action: a\n    declaredTimeoutMs: 0\n", `line 3: executionFailures[0]: unknown field "declaredTimeoutMs" (want action, url, args)`},
+		{"negative declared timeout", "expectationFailures:\n  - action: a\n    declaredTimeoutMs: -1\n", `expectationFailures[0].declaredTimeoutMs: want milliseconds ≥ 0`},
+		{"unchanged write with a step", "unchangedWrites:\n  - action: save\n    step: 1\n", `line 3: unchangedWrites[0]: unknown field "step" (want action, url, args)`},
+		{"unchanged writes not a list", "unchangedWrites: save\n", `line 1: unchangedWrites: want a list of {action, url, args}, got "save"`},
 		{"field given twice", "skip: []\nskip: []\n", `skip: given twice`},
 		{"not YAML", "args: [unclosed\n", `manifest "m": invalid manifest: `},
 	}

@@ -65,6 +65,8 @@ type Session struct {
 	// invalidSnapshot says why the page's snapshot did not decode, if it
 	// did not.
 	invalidSnapshot string
+	// neverReady says why the runtime never became ready, if it did not.
+	neverReady string
 	// unavailable says why a transport cannot reach the runtime.
 	unavailable map[glasstest.Transport]string
 
@@ -187,7 +189,12 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 func (s *Session) setup() error {
 	p, err := glasstest.OpenPage(s.browser, s.url, glasstest.Timeout(s.cfg.CallTimeout))
 	if err != nil {
-		return &setupError{url: s.url, cause: openCause(err)}
+		cause := openCause(err)
+		if s.neverReadyAfter(cause) {
+			s.neverReady = cause
+			return nil
+		}
+		return &setupError{url: s.url, cause: cause}
 	}
 	defer p.Close()
 	v, err := p.Evaluate(identifyScript, nil)
@@ -226,7 +233,7 @@ func (s *Session) setup() error {
 func openCause(err error) string {
 	msg := FirstLine(err.Error())
 	if strings.Contains(msg, "wait for the page runtime") {
-		return "the page's Glass runtime never became ready (glassRuntime.ready() did not resolve; does the page call glassRuntime.define?)"
+		return neverReadyCause
 	}
 	if i := strings.Index(msg, "net::"); i >= 0 {
 		return "cannot load the page: " + strings.TrimSpace(msg[i:])

@@ -189,6 +189,11 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	judged := 0
 	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if pr := partsShapeProblem(e.Receipt); pr != "" {
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
 		if !e.Receipt.Result.OK {
 			return true
 		}
@@ -207,6 +212,9 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if o := partsAudit(p); o != nil {
 		return *o
 	}
 	if judged == 0 {
@@ -278,6 +286,10 @@ func ariaContent(s string) string {
 // WriteWarning: a successful write that changed nothing carries a
 // warning and still reports ok.
 func WriteWarning(p *probe.Probe) probe.Outcome {
+	uo, un := unchangedWrites(p)
+	if uo != nil {
+		return *uo
+	}
 	o, n := p.JudgeEach(probe.IsWrite, func(e *probe.Exercised) (bool, string) {
 		if !e.Receipt.Result.OK || e.Receipt.Result.Changed != nil && e.Receipt.Result.Changed.Observed {
 			return false, ""
@@ -287,7 +299,8 @@ func WriteWarning(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
-	return p.Judged(o, n, "no write of the run succeeded without changing the page model")
+	n += un
+	return p.Judged(o, n, "no write of the run succeeded without changing the page model, and the manifest names none under unchangedWrites")
 }
 
 // ReadNoWarning: a successful read carries no warning unless its
@@ -475,8 +488,15 @@ func Ticket(p *probe.Probe) probe.Outcome {
 const markerSlack = 40
 
 func dataProblem(v any, depth int, path string) string {
-	if depth > receipt.MaxDataDepth+1 {
-		return fmt.Sprintf("%s is nested deeper than %d levels", params.PathOr(path), receipt.MaxDataDepth)
+	// Depth counts from data itself, at 0; an object or array at depth 4
+	// or more must have become a marker (CONTRACT.md §2.6), so data holds
+	// at most four levels of containers.
+	switch v.(type) {
+	case []any, map[string]any:
+		if depth >= receipt.MaxDataDepth {
+			return fmt.Sprintf("%s is an %s at depth %d: data is nested deeper than %d levels (an object or array at depth %d or more becomes a marker)",
+				params.PathOr(path), map[bool]string{true: "array", false: "object"}[isArray(v)], depth, receipt.MaxDataDepth, receipt.MaxDataDepth)
+		}
 	}
 	switch x := v.(type) {
 	case string:
@@ -510,6 +530,11 @@ func dataProblem(v any, depth int, path string) string {
 		}
 	}
 	return ""
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
 }
 
 // isMarker reports whether v is a marker that says how much was left out:
@@ -549,8 +574,18 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if probed == 0 {
+	eo, echoed, err := echoBounds(p)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if eo != nil {
+		return *eo
+	}
+	if probed == 0 && len(echoed) == 0 {
 		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
+	}
+	if len(echoed) > 0 {
+		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))
 	}
 	return probe.Pass()
 }
@@ -569,7 +604,14 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		if r.Code() != receipt.CodeExpectationFailed {
-			continue // verify.expectation-failed's violation
+			// The manifest names an expectation that does not come true
+			// here, so no receipt of this call may report it observed —
+			// the failure code is verify.expectation-failed's concern.
+			if r.Result.Expect != "" {
+				return probe.Failf("%s at %s (manifest expectationFailures): the expectation does not come true there, but the call ended %s and its receipt reports expect %q: the runtime reported an expectation it did not observe", sc.Action, sc.URL, probe.OutcomeCode(r), r.Result.Expect).
+					With(probe.ReceiptEvidence("receipt", r))
+			}
+			continue
 		}
 		judged++
 		if r.Result.Expect != "" {

@@ -468,3 +468,26 @@ func RefusalCheck(kind string, extra func(res *probe.Refused) probe.Outcome) fun
 		return probe.Pass()
 	}
 }
+
+// MalformedJSON: arguments that are not JSON fail INVALID_ARGS at
+// preflight — text that is no JavaScript either, and text written as a
+// JavaScript object literal standing for arguments the action accepts,
+// which a runtime that evaluates the text instead of parsing it as JSON
+// would run.
+func MalformedJSON(p *probe.Probe) probe.Outcome {
+	first := RefusalCheck(probe.RefMalformed, nil)(p)
+	if first.Verdict != report.Pass {
+		return first
+	}
+	res, o, ok := p.Refuse(probe.JSLiteralRefusal)
+	if !ok {
+		if o.Verdict == report.NotProbed {
+			return first.With(probe.TextEvidence("not probed", probe.RefJSLiteral+": "+o.Message))
+		}
+		return o
+	}
+	if o := probe.ExpectRefused(res, probe.JSLiteralRefusal.Code); o.Verdict != report.Pass {
+		return o
+	}
+	return probe.Pass().With(probe.TextEvidence("refused", probe.RefMalformed, res.Call.Describe))
+}

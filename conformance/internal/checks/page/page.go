@@ -165,7 +165,17 @@ func Global(p *probe.Probe) probe.Outcome {
 			return probe.Failf("glassRuntime.%s is a %s, want a function", m, g.Functions[m])
 		}
 	}
-	return probe.Pass()
+	names, src, why, err := secondGlobals(p)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if pr := globalsProblem(names, src); pr != "" {
+		return probe.Failf("%s", pr)
+	}
+	if why != "" {
+		return probe.Pass().With(probe.TextEvidence("globals not judged", why))
+	}
+	return probe.Pass().With(probe.TextEvidence("globals the runtime's script installs after glassRuntime", "none ("+src+")"))
 }
 
 const limitedSnapshotScript = `async (limit) => {

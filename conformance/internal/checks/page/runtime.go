@@ -183,6 +183,7 @@ type noThrowAnswer struct {
 func NoThrow(p *probe.Probe) probe.Outcome {
 	calls := []noThrowCall{
 		{What: "execute of an undeclared id", Method: "execute", ID: probe.UndeclaredID(p.Base()), Args: "{}"},
+		{What: "execute of the empty id (a string no page declares)", Method: "execute", ID: "", Args: "{}"},
 		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
 		{What: "resume with no handle at all", Method: "resume"},
 	}
@@ -458,6 +459,9 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 				return probe.Failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, judge.JSONText(defaults[k]), judge.JSONText(data[k])).
 					With(probe.ReceiptEvidence("receipt", r))
 			}
+		}
+		if o := passedOverDefaults(p, a, s, args, defaults, opts); o != nil {
+			return *o
 		}
 		judged = append(judged, a.ID)
 	}

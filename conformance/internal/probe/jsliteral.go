@@ -1,0 +1,94 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// RefJSLiteral is a refusal kind of its own, outside Refusals: arguments
+// written as a JavaScript object literal — unquoted keys, single-quoted
+// strings, a trailing comma — which a JavaScript engine evaluates but
+// JSON does not parse. Any text that is not JSON must fail INVALID_ARGS
+// (args.malformed-json), so a runtime that falls back to evaluating the
+// text, as models often write object literals, is caught.
+const RefJSLiteral = "arguments written as a JavaScript object literal"
+
+// JSLiteralRefusal is the refusal of kind RefJSLiteral. Its text stands
+// for arguments the action's params accept, so a runtime that evaluates
+// it runs the call instead of refusing it.
+var JSLiteralRefusal = Refusal{RefJSLiteral, receipt.CodeInvalidArgs, planJSLiteral}
+
+func planJSLiteral(p *Probe) (*PlannedCall, string) {
+	c := p.Candidates()
+	if len(c) == 0 {
+		return nil, "the page declares no available action"
+	}
+	a, args := c[0], map[string]any{}
+	for _, x := range c {
+		if v, err := p.ValidArgs(x, ""); err == nil {
+			a, args = x, v
+			break
+		}
+	}
+	text := JSLiteral(args)
+	return &PlannedCall{ID: a.ID, Args: text, Describe: fmt.Sprintf("call of %s with arguments that are not JSON but a JavaScript object literal (%s)", a.ID, text)}, ""
+}
+
+var jsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// JSLiteral writes v as a JavaScript expression that JSON.parse rejects:
+// object keys unquoted where they can be, strings in single quotes, a
+// trailing comma after an object's members, and an empty object with a
+// comment in it.
+func JSLiteral(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			return "{ /* no arguments */ }"
+		}
+		var b strings.Builder
+		b.WriteString("{ ")
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if jsIdent.MatchString(k) {
+				b.WriteString(k)
+			} else {
+				b.WriteString(jsString(k))
+			}
+			b.WriteString(": ")
+			b.WriteString(JSLiteral(x[k]))
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
+		return b.String()
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = JSLiteral(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case string:
+		return jsString(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+// jsString is s in single quotes, escaped the way JSON escapes it (JSON's
+// escapes are JavaScript's), with single quotes escaped and double quotes
+// left bare.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	inner := string(b[1 : len(b)-1])
+	inner = strings.ReplaceAll(inner, `\"`, `"`)
+	inner = strings.ReplaceAll(inner, `'`, `\'`)
+	return "'" + inner + "'"
+}
