@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
@@ -82,7 +83,7 @@ func allowsExtra(a receipt.ActionInfo) bool {
 
 func echoesArgs(data json.RawMessage, args any) bool {
 	var got map[string]any
-	m, ok := probe.Plain(args).(map[string]any)
+	m, ok := judge.Plain(args).(map[string]any)
 	if !ok || json.Unmarshal(data, &got) != nil || got == nil {
 		return false
 	}
@@ -110,7 +111,7 @@ func echoMarkersProblem(data map[string]any) string {
 			return fmt.Sprintf("/%s, an array of %d entries, holds %d, want %d and a marker", echoList, echoItems, len(l), receipt.MaxDataEntries)
 		}
 		if m, _ := l[receipt.MaxDataEntries].(string); !saysCount(m, echoItems-receipt.MaxDataEntries) {
-			return fmt.Sprintf("/%s, an array of %d entries, ends with the marker %s, which does not say the %d entries left out", echoList, echoItems, probe.JSONText(l[receipt.MaxDataEntries]), echoItems-receipt.MaxDataEntries)
+			return fmt.Sprintf("/%s, an array of %d entries, ends with the marker %s, which does not say the %d entries left out", echoList, echoItems, judge.JSONText(l[receipt.MaxDataEntries]), echoItems-receipt.MaxDataEntries)
 		}
 	}
 	if o, ok := data[echoKeys].(map[string]any); ok {
@@ -122,7 +123,7 @@ func echoMarkersProblem(data map[string]any) string {
 				continue
 			}
 			if m, _ := o[k].(string); !saysCount(m, echoKeyCount-receipt.MaxDataEntries) {
-				return fmt.Sprintf("/%s, an object of %d keys, carries the marker %q: %s, which does not say the %d keys left out", echoKeys, echoKeyCount, k, probe.JSONText(o[k]), echoKeyCount-receipt.MaxDataEntries)
+				return fmt.Sprintf("/%s, an object of %d keys, carries the marker %q: %s, which does not say the %d keys left out", echoKeys, echoKeyCount, k, judge.JSONText(o[k]), echoKeyCount-receipt.MaxDataEntries)
 			}
 		}
 	}
@@ -142,7 +143,7 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 		if !e.Receipt.Result.OK || e.Secret != "" || !echoesArgs(e.Receipt.Result.Data, e.Args) {
 			return true
 		}
-		args, _ := probe.Plain(e.Args).(map[string]any)
+		args, _ := judge.Plain(e.Args).(map[string]any)
 		if args == nil {
 			args = map[string]any{}
 		}
