@@ -35,8 +35,10 @@ func (s *Session) runtimeInstalled() bool {
 	if _, err := pg.Goto(s.url, playwright.PageGotoOptions{Timeout: &timeout}); err != nil {
 		return false
 	}
-	v, err := pg.Evaluate(`() => { const rt = globalThis.glassRuntime; return !!rt && typeof rt === "object" && typeof rt.ready === "function"; }`)
-	return err == nil && v == true
+	// WaitForFunction is bounded by its own timeout on Playwright's side,
+	// so a page that spins cannot hold the probe.
+	_, err = pg.WaitForFunction(`() => { const rt = globalThis.glassRuntime; return !!rt && typeof rt === "object" && typeof rt.ready === "function"; }`, nil, playwright.PageWaitForFunctionOptions{Timeout: &timeout})
+	return err == nil
 }
 
 // neverReadyAfter reports whether the set-up failure cause is a ready()

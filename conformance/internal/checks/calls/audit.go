@@ -3,6 +3,7 @@ package calls
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
@@ -397,7 +398,8 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 			typed = append(typed, pl.Secret)
 		}
 	}
-	typed = append(typed, typedInRefusals(p)...)
+	more, byCall := typedInRefusals(p)
+	typed = append(typed, more...)
 	for _, sn := range runtimeReceipts(p) {
 		if msg := invalidAt(sn.Receipt, "$.result.error"); msg != "" {
 			return probe.Failf("%s: the decoder refuses the failure's text: %s", sn.What, msg)
@@ -409,7 +411,7 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 			if n := len([]rune(text)); n > receipt.MaxTextChars {
 				return fmt.Sprintf("error.%s holds %d characters, over the bound of %d", name, n, receipt.MaxTextChars)
 			}
-			for _, v := range typed {
+			for _, v := range append(slices.Clip(typed), byCall[r.ExecutionID]...) {
 				if v != "" && strings.Contains(text, v) {
 					return fmt.Sprintf("error.%s repeats the value %q the caller typed", name, v)
 				}

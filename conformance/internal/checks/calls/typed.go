@@ -18,27 +18,30 @@ const typedMarker = "glassprobe"
 // typedInRefusals returns the values the caller typed in the refusals
 // whose failure text a runtime might be tempted to quote: the value of the
 // wrong type (its JSON text, when long enough not to be a word a message
-// uses anyway) and the text of a call with arguments that are not JSON,
-// which failure.bounded makes itself over the bridge with typedMarker at
-// its start (a WebMCP tool's input is always a JSON object).
-func typedInRefusals(p *probe.Probe) []string {
-	var typed []string
-	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefWrongType)); ok {
+// uses anyway), judged in that call's own receipt (byCall, keyed by its
+// executionId: a number such as 12345 may well appear in another call's
+// text, an unknown handle's for one, without having been typed there),
+// and the text of a call with arguments that are not JSON, which
+// failure.bounded makes itself over the bridge with typedMarker at its
+// start (a WebMCP tool's input is always a JSON object).
+func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string) {
+	byCall = map[string][]string{}
+	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefWrongType)); ok && res.Receipt != nil {
 		if m, isMap := res.Call.Args.(map[string]any); isMap {
 			if b, err := json.Marshal(m[res.Call.Field]); err == nil {
 				text := strings.Trim(string(b), `"`)
-				if len(text) >= 5 {
-					typed = append(typed, text)
+				if id := res.Receipt.ExecutionID; len(text) >= 5 && id != "" {
+					byCall[id] = append(byCall[id], text)
 				}
 			}
 		}
 	}
 	if p.Transport != glasstest.TransportBridge {
-		return typed
+		return typed, byCall
 	}
 	c, _ := probe.PlanMalformed(p)
 	if c == nil {
-		return typed
+		return typed, byCall
 	}
 	_, _ = p.Memo(fmt.Sprintf("%s|failure.bounded|malformed", p.Transport), func() (any, error) {
 		pg, err := p.Open("", glasstest.Deny())
@@ -47,5 +50,5 @@ func typedInRefusals(p *probe.Probe) []string {
 		}
 		return pg.Do(c.ID, json.RawMessage(typedMarker+": typed text that is not JSON")), nil
 	})
-	return append(typed, typedMarker)
+	return append(typed, typedMarker), byCall
 }
