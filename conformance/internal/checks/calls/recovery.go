@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
 )
 
 // maxRefusedEach bounds the calls of refuseEachAction.
@@ -33,17 +34,25 @@ func refuseEachAction(p *probe.Probe) {
 			if n == maxRefusedEach {
 				break
 			}
-			var args any = json.RawMessage(`{"unterminated`)
-			if p.Transport != glasstest.TransportBridge {
-				broken, _, ok := p.BrokenArgs(a)
-				if !ok {
-					continue
-				}
-				args = broken
+			args, ok := argsFailingBeforeStart(p, a)
+			if !ok {
+				continue
 			}
 			pg.Do(a.ID, args)
 			n++
 		}
 		return nil, nil
 	})
+}
+
+// argsFailingBeforeStart is arguments a's call must refuse before it
+// starts: text that is not JSON over the bridge; over WebMCP, whose tool
+// input is always a JSON object, arguments that break a's params (false
+// when its params cannot be broken).
+func argsFailingBeforeStart(p *probe.Probe, a receipt.ActionInfo) (any, bool) {
+	if p.Transport == glasstest.TransportBridge {
+		return json.RawMessage(`{"unterminated`), true
+	}
+	broken, _, ok := p.BrokenArgs(a)
+	return broken, ok
 }

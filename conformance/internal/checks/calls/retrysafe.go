@@ -53,13 +53,9 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 			if len(out) == maxRefusedEach {
 				break
 			}
-			var args any = json.RawMessage(`{"unterminated`)
-			if p.Transport != glasstest.TransportBridge {
-				broken, _, ok := p.BrokenArgs(a)
-				if !ok {
-					continue
-				}
-				args = broken
+			args, ok := argsFailingBeforeStart(p, a)
+			if !ok {
+				continue
 			}
 			if r, byRuntime := pg.Answered(pg.Harness.Do(a.ID, args, glasstest.SafeRetry())); byRuntime {
 				out = append(out, answer{a.ID, r})
