@@ -69,9 +69,6 @@ func TestNoDotImportInLibraryCode(t *testing.T) {
 const packageLines = 3000
 
 var allowance = map[string]int{
-	// The confirmation and hand-off host still shares Page's state and
-	// lock; it is the next room to move out of glasstest.
-	"glasstest": 3600,
 	// The probes grew with the checks that judge any runtime (issue 18);
 	// the judges of receipts moved to conformance/internal/judge. The
 	// refusals are the next room to move out, once they no longer need

@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -526,18 +525,8 @@ func compareCode(a, b codeKey) int {
 	return strings.Compare(string(a.phase), string(b.phase))
 }
 
-// clip keeps at most MaxText bytes of s, cut at a character boundary, with
-// "…" when it cut.
-func clip(s string) string {
-	if len(s) <= MaxText {
-		return s
-	}
-	cut := MaxText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// clip keeps at most MaxText bytes of s (receipt.Clip).
+func clip(s string) string { return receipt.Clip(s, MaxText) }
 
 // MapText returns o with f applied to every text it holds — page keys,
 // titles, action names and spec names — so that the harness can mask

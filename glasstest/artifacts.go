@@ -1,8 +1,6 @@
 package glasstest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,55 +33,19 @@ const ArtifactsEntry = "glass artifacts"
 // The names of the files of one page's evidence.
 const (
 	TraceFile         = evidence.TraceFile
-	ScreenshotFile    = "screenshot.png"
-	ReceiptsFile      = "receipts.json"
-	SnapshotsFile     = "snapshots.json"
-	ConfirmationsFile = "confirmations.json"
+	ScreenshotFile    = evidence.ScreenshotFile
+	ReceiptsFile      = evidence.ReceiptsFile
+	SnapshotsFile     = evidence.SnapshotsFile
+	ConfirmationsFile = evidence.ConfirmationsFile
 )
 
 // Artifacts lists the evidence of one page kept on disk: absolute paths of
 // the files written (empty when a piece could not be taken) and, for each
 // piece that failed, why. It is the value of the "glass artifacts" report
 // entry, so it appears in Ginkgo's JSON report and as a JUnit property.
-type Artifacts struct {
-	URL           string   `json:"url"`
-	Dir           string   `json:"dir"`
-	Trace         string   `json:"trace,omitempty"`
-	Screenshot    string   `json:"screenshot,omitempty"`
-	Receipts      string   `json:"receipts,omitempty"`
-	Snapshots     string   `json:"snapshots,omitempty"`
-	Confirmations string   `json:"confirmations,omitempty"`
-	Errors        []string `json:"errors,omitempty"`
-}
-
-// String renders the entry for Ginkgo's console report: one path a line.
-func (a Artifacts) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "evidence of %s in %s", a.URL, a.Dir)
-	for _, f := range []string{a.Trace, a.Screenshot, a.Receipts, a.Snapshots, a.Confirmations} {
-		if f != "" {
-			fmt.Fprintf(&b, "\n  %s", f)
-		}
-	}
-	for _, e := range a.Errors {
-		fmt.Fprintf(&b, "\n  not kept: %s", e)
-	}
-	if a.Trace != "" {
-		fmt.Fprintf(&b, "\n  view the trace: npx playwright show-trace %s", a.Trace)
-	}
-	return b.String()
-}
-
-// Files lists the paths written, in a fixed order.
-func (a Artifacts) Files() []string {
-	var out []string
-	for _, f := range []string{a.Trace, a.Screenshot, a.Receipts, a.Snapshots, a.Confirmations} {
-		if f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// String renders it for Ginkgo's console report, one path a line; Files
+// lists the paths written, in a fixed order.
+type Artifacts = evidence.Artifacts
 
 // Trace records a Playwright trace of the page's browser context (DOM
 // snapshots and network, no screencast: that keeps a spec's overhead a
@@ -118,90 +80,37 @@ type specEvidence struct {
 // at all. Each piece that waits on the browser is bounded in time; the
 // scrubbing takes time linear in a file's size.
 func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return Artifacts{}, fmt.Errorf("glasstest: save artifacts: %w", err)
-	}
-	a := Artifacts{URL: p.url, Dir: abs}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return a, fmt.Errorf("glasstest: save artifacts: %w", err)
-	}
-	note := func(what string, err error) {
-		a.Errors = append(a.Errors, fmt.Sprintf("%s: %s", what, firstLine(err.Error())))
-	}
-
-	secrets := p.secretSet()
 	p.mu.Lock()
-	receipts := append([]*receipt.Receipt(nil), p.receipts...)
-	snapshots := append([]*receipt.Snapshot(nil), p.snapshots...)
-	confirmations := append([]ConfirmationRecord(nil), p.confirmations...)
-	p.mu.Unlock()
-	if receipts == nil {
-		receipts = []*receipt.Receipt{}
+	in := evidence.Page{
+		URL:       p.url,
+		Receipts:  append([]*receipt.Receipt{}, p.receipts...),
+		Snapshots: append([]*receipt.Snapshot{}, p.snapshots...),
 	}
-	if snapshots == nil {
-		snapshots = []*receipt.Snapshot{}
-	}
-	if confirmations == nil {
-		confirmations = []ConfirmationRecord{}
-	}
-	for _, f := range []struct {
-		name string
-		v    any
-		dst  *string
-	}{
-		{ReceiptsFile, receipts, &a.Receipts},
-		{SnapshotsFile, snapshots, &a.Snapshots},
-		{ConfirmationsFile, confirmations, &a.Confirmations},
-	} {
-		b, err := receipt.CanonicalJSON(f.v)
-		if err == nil {
-			// Printable: the files are read on terminals, and page text
-			// must not act on them (receipt.PrintableJSON).
-			err = os.WriteFile(filepath.Join(abs, f.name), secrets.Replace(receipt.PrintableJSON(b), masked), 0o644)
-		}
-		if err != nil {
-			note(f.name, err)
-			continue
-		}
-		*f.dst = filepath.Join(abs, f.name)
-	}
-
-	shot := filepath.Join(abs, ScreenshotFile)
-	if secrets.Len() > 0 {
-		note(ScreenshotFile, errScreenshotWithheld)
-	} else if err := evidence.Bounded(func() error {
-		_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
-			Path:    playwright.String(shot),
-			Timeout: playwright.Float(float64(evidence.Timeout.Milliseconds())),
-		})
-		return err
-	}); err != nil {
-		note(ScreenshotFile, err)
-	} else {
-		a.Screenshot = shot
-	}
-
-	p.mu.Lock()
 	tracing := p.settings.trace && !p.traceStopped
 	p.traceStopped = true // a trace can be stopped once
 	p.mu.Unlock()
+	in.Confirmations = append([]ConfirmationRecord{}, p.hostLog.Confirmations()...)
+	in.Secrets = p.secretSet()
+	in.Screenshot = func(path string) error {
+		return evidence.Bounded(func() error {
+			_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
+				Path:    playwright.String(path),
+				Timeout: playwright.Float(float64(evidence.Timeout.Milliseconds())),
+			})
+			return err
+		})
+	}
 	if tracing {
-		trace := filepath.Join(abs, TraceFile)
-		var err error
-		if secrets.Len() == 0 {
-			err = evidence.Bounded(func() error { return p.context.Tracing().Stop(trace) })
-		} else {
-			err = evidence.StopTraceScrubbed(p.context, trace, secrets)
-		}
-		if err != nil {
-			note(TraceFile, err)
-		} else {
-			a.Trace = trace
+		in.StopTrace = func(path string) error {
+			if in.Secrets.Len() == 0 {
+				return evidence.Bounded(func() error { return p.context.Tracing().Stop(path) })
+			}
+			return evidence.StopTraceScrubbed(p.context, path, in.Secrets)
 		}
 	}
-	if len(a.Files()) == 0 {
-		return a, fmt.Errorf("glasstest: save artifacts in %q: nothing could be written: %s", abs, strings.Join(a.Errors, "; "))
+	a, err := evidence.Save(dir, in, firstLine)
+	if err != nil {
+		return a, fmt.Errorf("glasstest: save artifacts: %w", err)
 	}
 	return a, nil
 }
@@ -246,7 +155,7 @@ func (p *Page) keepEvidence() {
 	if p.evidence != nil {
 		n = p.evidence.number
 	}
-	dir := filepath.Join(root, specDirName(rep.FullText(), rep.LeafNodeLocation.String(), rep.NumAttempts), fmt.Sprintf("page%d", n))
+	dir := filepath.Join(root, evidence.SpecDirName(rep.FullText(), rep.LeafNodeLocation.String(), rep.NumAttempts, ginkgo.GinkgoParallelProcess()), fmt.Sprintf("page%d", n))
 	a, err := p.SaveArtifacts(dir)
 	if err != nil {
 		a.Errors = append(a.Errors, err.Error())
@@ -257,31 +166,6 @@ func (p *Page) keepEvidence() {
 			d.report()
 		}
 	}
-}
-
-// specDirName is a file-safe, readable and unique directory name for one
-// attempt of one spec in one process.
-func specDirName(text, location string, attempt int) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, location, attempt, ginkgo.GinkgoParallelProcess())))
-	var b strings.Builder
-	for _, r := range strings.ToLower(text) {
-		if b.Len() >= 60 {
-			break
-		}
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			if s := b.String(); s != "" && !strings.HasSuffix(s, "-") {
-				b.WriteByte('-')
-			}
-		}
-	}
-	slug := strings.Trim(b.String(), "-")
-	if slug == "" {
-		slug = "spec"
-	}
-	return slug + "-" + hex.EncodeToString(h[:4])
 }
 
 // pages numbers the pages a spec opens, for the page<N> directories.

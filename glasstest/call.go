@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -205,7 +204,7 @@ func (p *Page) judge(id, execID string, r *receipt.Receipt, byRuntime bool, s se
 		if snap, err := p.trySnapshot(s.timeout); err == nil {
 			filled := *r
 			e := *r.Result.Error
-			e.Available = availableIDs(snap)
+			e.Available = snap.AvailableIDs()
 			filled.Result.Error = &e
 			c.r = &filled
 		}
@@ -224,16 +223,6 @@ func (p *Page) flowOf(handle string) string {
 		}
 	}
 	return ""
-}
-
-func availableIDs(s *receipt.Snapshot) []string {
-	var ids []string
-	for _, a := range s.Actions.Items {
-		if a.Available && !a.StepOnly {
-			ids = append(ids, a.ID)
-		}
-	}
-	return ids
 }
 
 // encodeArgs is the JSON text Do sends for args (see Do for the rule), or
@@ -274,13 +263,4 @@ const maxPageText = receipt.MaxTextChars
 
 // clip keeps at most n bytes of s, cut at a character boundary, with "…"
 // when it cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func clip(s string, n int) string { return receipt.Clip(s, n) }

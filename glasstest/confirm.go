@@ -5,17 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 
-	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/internal/hostlog"
 	"github.com/glassworks/glass/receipt"
 )
 
 const rawBindingReason = "the host binding was called directly, not through glassHost"
-
-// masked is what the host shows instead of a sensitive value.
-const masked = receipt.Masked
 
 // confirm answers one confirmation request. The answer is bound to the
 // pending execution it names: only a request through glassHost, for an
@@ -42,18 +38,17 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	p.mu.Lock()
 	call := p.host().bind(p, req, raw)
 	secrets := p.secretsFor(call)
-	full := len(p.confirmations) >= maxHostRecords
 	p.mu.Unlock()
 
 	var hid bool
-	req, hid = maskConfirmRequest(req, secrets)
+	req, hid = hostlog.MaskConfirmRequest(req, secrets)
 	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw, SensitiveMasked: hid}
 	var ans confirmAnswer
 	switch {
-	case full:
+	case p.hostLog.ConfirmationsFull():
 		// A page that floods the host is denied once the record is full:
 		// nothing the page sends may grow the host's memory without bound.
-		ans.Reason = fmt.Sprintf("the host records at most %d confirmation requests of a page", maxHostRecords)
+		ans.Reason = fmt.Sprintf("the host records at most %d confirmation requests of a page", hostlog.MaxRecords)
 		return ans
 	case raw:
 		ans.Reason = rawBindingReason
@@ -77,13 +72,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 		ans.Reason = "denied by the user"
 	}
 	rec.Approved, rec.Ticket, rec.Reason = ans.Approved, ans.Ticket, ans.Reason
-	rec.Request = boundConfirmRequest(rec.Request)
-	p.mu.Lock()
-	p.confirmations = append(p.confirmations, rec)
-	if ans.Ticket != "" {
-		p.tickets[ans.Ticket] = len(p.confirmations) - 1
-	}
-	p.mu.Unlock()
+	p.hostLog.AddConfirmation(rec)
 	return ans
 }
 
@@ -120,90 +109,6 @@ func (p *Page) runCallback(execID, name, action string, fn func()) (err error) {
 	return nil
 }
 
-// maskConfirmRequest writes masked wherever a registered sensitive value
-// appears in the request, in any spelling (internal/scrub) — its
-// description, step, action and every key and string of its arguments,
-// inside longer strings too — so that a runtime that forgets to mask
-// cannot leak a secret into a spec's function, the record or the
-// evidence. hid reports whether it had to.
-func maskConfirmRequest(req ConfirmRequest, secrets map[string]string) (ConfirmRequest, bool) {
-	m := newMasker(secrets)
-	if m == nil {
-		return req, false
-	}
-	req.ExecutionID = m.text(req.ExecutionID)
-	req.Action = m.text(req.Action)
-	req.Description = m.text(req.Description)
-	req.Step = m.text(req.Step)
-	req.Args = m.args(req.Args)
-	return req, m.hid
-}
-
-// masker replaces sensitive values in the texts of one request.
-type masker struct {
-	set *scrub.Set
-	hid bool
-}
-
-func newMasker(secrets map[string]string) *masker {
-	values := make([]string, 0, len(secrets))
-	for _, v := range secrets {
-		values = append(values, v)
-	}
-	set := scrub.New(values...)
-	if set.Len() == 0 {
-		return nil
-	}
-	return &masker{set: set}
-}
-
-func (m *masker) text(s string) string {
-	out := m.set.ReplaceString(s, masked)
-	if out != s {
-		m.hid = true
-	}
-	return out
-}
-
-func (m *masker) args(args map[string]any) map[string]any {
-	if args == nil {
-		return nil
-	}
-	// Numbers are json.Number-free float64 here; ReplaceIn masks one whose
-	// digits spell a value (a PIN sent as a number).
-	out, _ := m.set.ReplaceIn(args, masked).(map[string]any)
-	if !reflect.DeepEqual(out, args) {
-		m.hid = true
-	}
-	return out
-}
-
-// maxHostRecords bounds how many confirmation requests, and how many
-// hand-off requests, the host records for one page; maxRecordedArgs
-// bounds, in bytes of JSON, the arguments a record keeps.
-const (
-	maxHostRecords  = 512
-	maxRecordedArgs = 16 << 10
-)
-
-// boundConfirmRequest keeps what the host records of a request small: the
-// page chooses its texts and arguments, and may send megabytes.
-func boundConfirmRequest(req ConfirmRequest) ConfirmRequest {
-	req.ExecutionID = clip(req.ExecutionID, 80)
-	req.Action = clip(req.Action, maxPageText)
-	req.Step = clip(req.Step, maxPageText)
-	req.Description = clip(req.Description, maxPageText)
-	req.Args = boundArgs(req.Args)
-	return req
-}
-
-func boundArgs(args map[string]any) map[string]any {
-	if b, err := json.Marshal(args); err == nil && len(b) > maxRecordedArgs {
-		return map[string]any{"[omitted]": fmt.Sprintf("arguments of %d bytes", len(b))}
-	}
-	return args
-}
-
 // VerifyConfirmations checks the confirmations a receipt reports against
 // what the host was asked and answered for that execution. It returns nil
 // when they agree, and otherwise every disagreement joined:
@@ -227,76 +132,14 @@ func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 	}
 	p.mu.Lock()
 	exec, known := p.issuedExecution(r)
-	records := append([]ConfirmationRecord(nil), p.confirmations...)
-	tickets := make(map[string]int, len(p.tickets))
-	for k, v := range p.tickets {
-		tickets[k] = v
-	}
 	p.mu.Unlock()
-
 	if !known {
 		return fmt.Errorf("glasstest: verify confirmations: the receipt is of execution %q, which this page never issued", clip(r.ExecutionID, 80))
 	}
-	var errs []error
-	seen := map[string]bool{}
-	for i, c := range r.Confirmations {
-		where := fmt.Sprintf("receipt %s: confirmations[%d] (%s)", exec, i, c.Action)
-		if !c.Approved {
-			continue
-		}
-		if c.Ticket == "" {
-			errs = append(errs, fmt.Errorf("%s: approved without a host ticket", where))
-			continue
-		}
-		if seen[c.Ticket] {
-			errs = append(errs, fmt.Errorf("%s: ticket %q claimed twice", where, c.Ticket))
-			continue
-		}
-		seen[c.Ticket] = true
-		idx, ok := tickets[c.Ticket]
-		if !ok {
-			errs = append(errs, fmt.Errorf("%s: ticket %q was not issued by the host", where, c.Ticket))
-			continue
-		}
-		rec := records[idx]
-		// A flow's step reports the step's action; the request named the
-		// flow and the step.
-		if rec.Request.ExecutionID != exec || (rec.Request.Action != c.Action && rec.Request.Step != c.Action) {
-			errs = append(errs, fmt.Errorf("%s: ticket %q was issued for %s of execution %s", where, c.Ticket, rec.Request.Action, rec.Request.ExecutionID))
-		}
-	}
-	// Every solicited answer for this execution must be reported as given.
-	var approved, denied int
-	for _, rec := range records {
-		if !rec.Solicited || rec.Request.ExecutionID != exec {
-			continue
-		}
-		if rec.Approved {
-			approved++
-			if !seen[rec.Ticket] {
-				errs = append(errs, fmt.Errorf("receipt %s: the host approved %s (ticket %q) but the receipt does not report it", exec, rec.Request.Action, rec.Ticket))
-			}
-		} else {
-			denied++
-		}
-	}
-	if reported := countDenied(r); reported < denied {
-		errs = append(errs, fmt.Errorf("receipt %s: the host denied %d confirmation(s) but the receipt reports %d denial(s)", exec, denied, reported))
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := p.hostLog.Verify(exec, r); err != nil {
 		return fmt.Errorf("glasstest: confirmations do not match the host's record: %w", err)
 	}
 	return nil
-}
-
-func countDenied(r *receipt.Receipt) int {
-	n := 0
-	for _, c := range r.Confirmations {
-		if !c.Approved {
-			n++
-		}
-	}
-	return n
 }
 
 // issuedExecution is the execution the host issued for the call that

@@ -3,6 +3,7 @@ package glasstest
 import (
 	"maps"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/glassworks/glass/coverage"
 	"github.com/glassworks/glass/internal/coverrun"
+	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -228,11 +230,11 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 	}
 	log := coverage.PageLog{URL: p.url, Snapshots: append([]*receipt.Snapshot(nil), p.snapshots...)}
 	answers := map[string][]bool{}
-	for _, rec := range p.confirmations {
+	for _, rec := range p.hostLog.Confirmations() {
 		answers[rec.Request.ExecutionID] = append(answers[rec.Request.ExecutionID], rec.Approved)
 	}
 	handoffs := map[string][]coverage.HandoffLog{}
-	for _, rec := range p.handoffs {
+	for _, rec := range p.hostLog.Handoffs() {
 		id := rec.Request.ExecutionID
 		handoffs[id] = append(handoffs[id], coverage.HandoffLog{Action: rec.Request.Action, Outcome: coverage.HandoffOutcome(rec.Outcome)})
 	}
@@ -249,8 +251,8 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 		log.Calls = append(log.Calls, cl)
 	}
 	obs := coverage.Observe(log)
-	if m := newMasker(secrets); m != nil {
-		obs = obs.MapText(m.text)
+	if set := scrub.New(slices.Collect(maps.Values(secrets))...); set.Len() > 0 {
+		obs = obs.MapText(func(s string) string { return set.ReplaceString(s, receipt.Masked) })
 	}
 	return obs
 }

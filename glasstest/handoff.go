@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/glassworks/glass/internal/hostlog"
+
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
@@ -50,11 +52,7 @@ func HandoffWith(fn func(*Handoff) HandoffOutcome) Option {
 func HandoffTimeout(d time.Duration) Option { return func(s *settings) { s.handoffTimeout = d } }
 
 // Handoffs returns every hand-off request the host received, in order.
-func (p *Page) Handoffs() []HandoffRecord {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]HandoffRecord(nil), p.handoffs...)
-}
+func (p *Page) Handoffs() []HandoffRecord { return p.hostLog.Handoffs() }
 
 type handoffAnswer struct {
 	Status HandoffOutcome `json:"status"`
@@ -72,18 +70,17 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 	}
 	p.mu.Lock()
 	call := p.pending[req.ExecutionID]
-	full := len(p.handoffs) >= maxHostRecords
 	secrets := p.secretsFor(call)
 	p.mu.Unlock()
 	// The handler and the record see the request masked, like a
 	// confirmation request: a runtime that forgets to mask a sensitive
 	// value cannot leak it into the spec's handler or the evidence.
-	req, hid := maskHandoffRequest(req, secrets)
+	req, hid := hostlog.MaskHandoffRequest(req, secrets)
 	rec := HandoffRecord{Request: req, Solicited: call != nil, SensitiveMasked: hid}
 	var ans handoffAnswer
 	switch {
-	case full:
-		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the host records at most %d hand-off requests of a page", maxHostRecords)}
+	case p.hostLog.HandoffsFull():
+		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the host records at most %d hand-off requests of a page", hostlog.MaxRecords)}
 	case call == nil:
 		ans = handoffAnswer{Status: HandoffFailed, Reason: "no call of the host is waiting for this hand-off"}
 	case call.settings.handoff == nil:
@@ -92,10 +89,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 		ans = p.runHandoff(call.id, call.settings.handoff, req)
 	}
 	rec.Outcome, rec.Reason = ans.Status, ans.Reason
-	rec.Request = boundHandoffRequest(rec.Request)
-	p.mu.Lock()
-	p.handoffs = append(p.handoffs, rec)
-	p.mu.Unlock()
+	p.hostLog.AddHandoff(rec)
 	return ans
 }
 
@@ -137,28 +131,4 @@ func (p *Page) runHandoff(execID string, fn func(*Handoff) HandoffOutcome, req H
 		ans.Reason = "the user could not complete the step"
 	}
 	return ans
-}
-
-// maskHandoffRequest is maskConfirmRequest for a hand-off request.
-func maskHandoffRequest(req HandoffRequest, secrets map[string]string) (HandoffRequest, bool) {
-	m := newMasker(secrets)
-	if m == nil {
-		return req, false
-	}
-	req.ExecutionID = m.text(req.ExecutionID)
-	req.Action = m.text(req.Action)
-	req.Description = m.text(req.Description)
-	req.Instructions = m.text(req.Instructions)
-	req.Args = m.args(req.Args)
-	return req, m.hid
-}
-
-// boundHandoffRequest is boundConfirmRequest for a hand-off request.
-func boundHandoffRequest(req HandoffRequest) HandoffRequest {
-	req.ExecutionID = clip(req.ExecutionID, 80)
-	req.Action = clip(req.Action, maxPageText)
-	req.Description = clip(req.Description, maxPageText)
-	req.Instructions = clip(req.Instructions, maxPageText)
-	req.Args = boundArgs(req.Args)
-	return req
 }

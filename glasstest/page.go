@@ -16,6 +16,7 @@ import (
 
 	"github.com/glassworks/glass/internal/browser"
 	"github.com/glassworks/glass/internal/evidence"
+	"github.com/glassworks/glass/internal/hostlog"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -85,11 +86,12 @@ type Page struct {
 	nonce string
 	// evidence is set by Open: what to keep when the spec fails.
 	evidence *specEvidence
-	// Guarded by mu: approvals by ticket (index in confirmations), the
-	// spec's own failures during a call by execution (a panicking
-	// callback, arguments that cannot be sent), whether the trace was
-	// saved.
-	tickets      map[string]int
+	// host is the record of the host channel: every confirmation and
+	// hand-off request, the tickets of approvals (it has its own lock).
+	hostLog hostlog.Log
+	// Guarded by mu: the spec's own failures during a call by execution
+	// (a panicking callback, arguments that cannot be sent), whether the
+	// trace was saved.
 	failures     map[string]error
 	traceStopped bool
 	secretValues map[string]bool
@@ -103,12 +105,10 @@ type Page struct {
 	// turned into a navigation when the frame commits it: a same-document
 	// URL change (pushState, a new fragment) makes no request and is no
 	// navigation away.
-	navRequested  bool
-	confirmations []ConfirmationRecord
-	receipts      []*receipt.Receipt
-	snapshots     []*receipt.Snapshot
-	handoffs      []HandoffRecord
-	navigations   int
+	navRequested bool
+	receipts     []*receipt.Receipt
+	snapshots    []*receipt.Snapshot
+	navigations  int
 }
 
 type pendingCall struct {
@@ -142,7 +142,6 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		closed:   make(chan struct{}),
 		pending:  map[string]*pendingCall{},
 		calls:    map[*receipt.Receipt]issuedCall{},
-		tickets:  map[string]int{},
 		failures: map[string]error{},
 		nonce:    newID("n_"),
 		fail:     func(error) {},
@@ -253,11 +252,7 @@ func (p *Page) Receipts() []*receipt.Receipt {
 }
 
 // Confirmations returns every confirmation request the host received.
-func (p *Page) Confirmations() []ConfirmationRecord {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]ConfirmationRecord(nil), p.confirmations...)
-}
+func (p *Page) Confirmations() []ConfirmationRecord { return p.hostLog.Confirmations() }
 
 func newID(prefix string) string {
 	var b [6]byte
@@ -432,10 +427,10 @@ func (p *Page) decodeAnswer(id, execID, text string) (*receipt.Receipt, bool) {
 	if len(text) > MaxReceiptBytes {
 		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", len(text), MaxReceiptBytes)), false
 	}
-	r, err := decodeReceipt([]byte(text))
+	r, err := receipt.DecodeAnswer([]byte(text))
 	if err != nil {
 		code := receipt.CodeReceiptInvalid
-		if errors.Is(err, errReceiptProtocol) {
+		if errors.Is(err, receipt.ErrOtherProtocol) {
 			code = receipt.CodeProtocolMismatch
 		}
 		return harnessReceipt(id, execID, code, clip(err.Error(), maxPageText)), false
@@ -546,7 +541,7 @@ func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	if len(text) > MaxReceiptBytes {
 		return nil, fmt.Errorf("glasstest: snapshot %q: the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", p.url, len(text), MaxReceiptBytes)
 	}
-	if err := checkDepth([]byte(text)); err != nil {
+	if err := receipt.CheckDepth([]byte(text)); err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}
 	if err := validateSnapshot([]byte(text)); err != nil {

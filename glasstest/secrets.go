@@ -1,7 +1,6 @@
 package glasstest
 
 import (
-	"errors"
 	"sync"
 
 	"github.com/glassworks/glass/internal/scrub"
@@ -17,18 +16,11 @@ import (
 // JavaScript and CSS escapes, percent-encoding, HTML references, nested,
 // in any Unicode normalisation form — and replaces it with "[sensitive]".
 // A screenshot is pixels, which no scrubbing reaches: SaveArtifacts takes
-// none of a page whose calls used a sensitive value (errScreenshotWithheld).
+// none of a page whose calls used a sensitive value (evidence.ErrScreenshotWithheld).
 // What the package cannot see — a value the page hashed, split,
 // base64-encoded or drew — it cannot remove. The output of a dev server
 // attached to a failing spec's report is scrubbed the same way, of every
 // value any call of the process used.
-
-// errScreenshotWithheld is why a page whose calls used a sensitive value
-// has no screenshot. Masking the elements that show a value cannot be made
-// to hold against the page: it can draw the value on a canvas, in an
-// image, in CSS generated content or in a closed shadow root, split it
-// across elements, or show it in a frame of another origin.
-var errScreenshotWithheld = errors.New("not taken: a call of the page used a sensitive value, and a screenshot cannot be scrubbed of it")
 
 // processSecrets holds every sensitive value a call of this process used,
 // for the evidence no single page owns: a dev server's output, which may

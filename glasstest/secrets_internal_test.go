@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/receipt"
 )
 
 // The app behind a page may log what the page posted, a typed password
@@ -47,8 +48,8 @@ func TestDevServerOutputIsScrubbedOfSensitiveValues(t *testing.T) {
 			t.Errorf("the report entry carries %q:\n%s", form, e.Output)
 		}
 	}
-	if strings.Count(e.Output, masked) != 3 {
-		t.Errorf("want the secret replaced three times by %s:\n%s", masked, e.Output)
+	if strings.Count(e.Output, receipt.Masked) != 3 {
+		t.Errorf("want the secret replaced three times by %s:\n%s", receipt.Masked, e.Output)
 	}
 }
 
@@ -73,7 +74,7 @@ func TestScrubbedTailLeavesOutTheLineItCuts(t *testing.T) {
 		t.Errorf("tail of a cut buffer = %q", got)
 	}
 	// Short and whole: kept whole, scrubbed.
-	if got := scrubbedTail("a "+secret+"\n", false, set); got != "a "+masked+"\n" {
+	if got := scrubbedTail("a "+secret+"\n", false, set); got != "a "+receipt.Masked+"\n" {
 		t.Errorf("tail = %q", got)
 	}
 }

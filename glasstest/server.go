@@ -11,6 +11,7 @@ import (
 
 	"github.com/glassworks/glass/internal/devserver"
 	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/receipt"
 )
 
 // The dev-server processes live in internal/devserver; here are their
@@ -144,7 +145,7 @@ func (d *DevServer) entry() ServerOutput {
 // cut is set) is left out: what is left of a value cut in two is no
 // spelling of it, and would show its end.
 func scrubbedTail(out string, cut bool, secrets *scrub.Set) string {
-	out = secrets.ReplaceString(out, masked)
+	out = secrets.ReplaceString(out, receipt.Masked)
 	if len(out) > reportedOutput {
 		out, cut = out[len(out)-reportedOutput:], true
 	}

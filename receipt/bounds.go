@@ -45,6 +45,12 @@ const (
 // a bigger answer is refused as RECEIPT_INVALID.
 const MaxReceiptBytes = 4 << 20
 
+// MaxReceiptDepth is the deepest nesting of objects and arrays the harness
+// accepts in a receipt or snapshot (DecodeAnswer, CheckDepth). The
+// contract's own bounds keep a receipt a handful of levels deep; a receipt
+// nested thousands of levels is refused before it is decoded.
+const MaxReceiptDepth = 64
+
 // maxExecutionIDChars bounds an executionId in a decoded receipt.
 const maxExecutionIDChars = 64
 

@@ -102,3 +102,17 @@ func unprintableRune(r rune) bool {
 	}
 	return false
 }
+
+// Clip keeps at most n bytes of s, cut at a character boundary, with "…"
+// when it cut: how the harness, the conformance reports and coverage
+// bound a text the page chose before they repeat it.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -81,6 +81,19 @@ func (s *Snapshot) Action(id string) (ActionInfo, bool) {
 	return ActionInfo{}, false
 }
 
+// AvailableIDs lists the ids of the actions a caller may call now, in
+// snapshot order: available and not step-only — what an ACTION_NOT_FOUND
+// lists as result.error.available (CONTRACT.md §2.2).
+func (s *Snapshot) AvailableIDs() []string {
+	var ids []string
+	for _, a := range s.Actions.Items {
+		if a.Available && !a.StepOnly {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
 // ActionIDs lists the ids of the declared actions, in snapshot order.
 func (s *Snapshot) ActionIDs() []string {
 	ids := make([]string, len(s.Actions.Items))

@@ -152,3 +152,15 @@ func TestScrubTraceOfABrokenArchive(t *testing.T) {
 		t.Errorf("the trace was written: %v", err)
 	}
 }
+
+func TestSpecDirNameIsFileSafeAndUnique(t *testing.T) {
+	a := SpecDirName(`The "Todo" page: removes <t9>/../x`, "a_test.go:10", 1, 1)
+	b := SpecDirName(`The "Todo" page: removes <t9>/../x`, "a_test.go:10", 2, 1)
+	c := SpecDirName(`The "Todo" page: removes <t9>/../x`, "a_test.go:10", 1, 2)
+	if a == b || a == c {
+		t.Errorf("two attempts or processes share a name: %q %q %q", a, b, c)
+	}
+	if !strings.HasPrefix(a, "the-todo-page-removes-t9-x-") || strings.ContainsAny(a, `/\:<>"`) {
+		t.Errorf("SpecDirName = %q", a)
+	}
+}

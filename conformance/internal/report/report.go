@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/glassworks/glass/conformance/internal/catalog"
 	"github.com/glassworks/glass/conformance/internal/manifest"
@@ -235,16 +234,7 @@ const (
 )
 
 // Clip keeps at most n bytes of s, cut at a character, and marks the cut.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
+func Clip(s string, n int) string { return receipt.Clip(s, n) }
 
 // Bounded is f with its message and every piece of its evidence within
 // their bounds.

@@ -27,12 +27,7 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 	if got == nil {
 		return probe.Failf("%s: the runtime's ACTION_NOT_FOUND carries no result.error.available: it must list the actions available now", res.Call.Describe).With(ev)
 	}
-	var want []string
-	for _, a := range res.Before.Snap.Actions.Items {
-		if a.Available && !a.StepOnly {
-			want = append(want, a.ID)
-		}
-	}
+	want := res.Before.Snap.AvailableIDs()
 	complete := res.Before.Snap.Actions.Omitted == 0
 	seen := map[string]bool{}
 	for _, id := range got {
