@@ -39,6 +39,8 @@ type Exercised struct {
 	// kept only by the calls that look for the runtime's before window
 	// (Window).
 	Timeline *Timeline
+	// Runs is the page's count of its handlers' runs around the call.
+	Runs RunsAround
 }
 
 // Planned is one call the exercise may make.
@@ -182,9 +184,11 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 			return nil, err
 		}
 	}
-	r, byRuntime := pg.DoAnswered(pl.Action.ID, pl.Args)
+	var r *receipt.Receipt
+	var byRuntime bool
+	runs := pg.Around(func() { r, byRuntime = pg.DoAnswered(pl.Action.ID, pl.Args) })
 	e := &Exercised{Action: pl.Action, Args: pl.Args, Secret: pl.Secret, Receipt: r, ByRuntime: byRuntime, Before: before,
-		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations()}
+		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations(), Runs: runs}
 	if timeline {
 		t, err := pg.ReadTimeline()
 		if err != nil {

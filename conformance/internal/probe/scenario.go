@@ -12,9 +12,17 @@ import (
 // Scenario makes one call the manifest names, approved, on the page it
 // names, once per run and transport.
 func (p *Probe) Scenario(sc manifest.Scenario, field string) (*receipt.Receipt, *Outcome) {
+	r, _, o := p.ScenarioRuns(sc, field)
+	return r, o
+}
+
+// ScenarioRuns is Scenario with the page's count of its handlers' runs
+// around the call.
+func (p *Probe) ScenarioRuns(sc manifest.Scenario, field string) (*receipt.Receipt, RunsAround, *Outcome) {
 	type result struct {
-		r *receipt.Receipt
-		o *Outcome
+		r    *receipt.Receipt
+		runs RunsAround
+		o    *Outcome
 	}
 	key := fmt.Sprintf("%s|scenario|%s|%s|%s", p.Transport, field, sc.Action, sc.URL)
 	v, _ := p.s.memo(key, func() (any, error) {
@@ -27,10 +35,12 @@ func (p *Probe) Scenario(sc manifest.Scenario, field string) (*receipt.Receipt, 
 		if sc.Args != nil {
 			args = sc.Args
 		}
-		return result{r: pg.Do(sc.Action, args)}, nil
+		var res result
+		res.runs = pg.Around(func() { res.r = pg.Do(sc.Action, args) })
+		return res, nil
 	})
 	res := v.(result)
-	return res.r, res.o
+	return res.r, res.runs, res.o
 }
 
 // ScenarioExpectTimeout shortens the wait for an expectation the manifest

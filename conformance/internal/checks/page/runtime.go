@@ -12,7 +12,6 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
-	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
@@ -496,98 +495,84 @@ func echoes(data map[string]any, args map[string]any) bool {
 	return true
 }
 
-// handlerRuns is the page's count of handler runs: a fixture page may
-// expose globalThis.glassHandlerRuns, an object mapping action ids to how
-// many times their handler ran.
-const handlerRuns = `JSON.stringify(globalThis.glassHandlerRuns && typeof globalThis.glassHandlerRuns === "object" ? globalThis.glassHandlerRuns : null)`
-
-func readRuns(pg *probe.Page) (map[string]float64, error) {
-	v, err := pg.Harness.Evaluate(handlerRuns, nil)
-	if err != nil {
-		return nil, err
-	}
-	text, _ := v.(string)
-	var m map[string]float64
-	if err := json.Unmarshal([]byte(text), &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// NoAutoRetry makes the manifest's failing calls (a handler that
-// throws, an expectation that fails) and the exercise's calls of actions
-// the page counts, on pages that count their handlers' runs: one call may
-// run a handler at most once.
+// NoAutoRetry judges the manifest's failing calls (a handler that throws,
+// an expectation that fails), its failing flows and the exercise's calls,
+// on pages that count their handlers' runs (a fixture page may expose
+// globalThis.glassHandlerRuns, action id → runs): one call may run a
+// handler at most once. The calls are the ones the other checks share
+// (Scenario, Call), each read around; a failing flow gets a page of its
+// own.
 func NoAutoRetry(p *probe.Probe) probe.Outcome {
 	type call struct {
 		url, action string
-		args        any
-		opts        []glasstest.PageOption
+		r           *receipt.Receipt
+		runs        probe.RunsAround
 	}
-	var calls []call
-	for _, sc := range append(append([]manifest.Scenario(nil), p.Manifest().ExecutionFailures...), p.Manifest().ExpectationFailures...) {
-		var args any
-		if sc.Args != nil {
-			args = sc.Args
+	var calls []func() (call, *probe.Outcome)
+	for _, field := range []string{"executionFailures", "expectationFailures"} {
+		list := p.Manifest().ExecutionFailures
+		if field == "expectationFailures" {
+			list = p.Manifest().ExpectationFailures
 		}
-		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.PageOption{glasstest.Approve(), glasstest.ExpectTimeout(probe.ScenarioExpectTimeout)}})
+		for _, sc := range list {
+			calls = append(calls, func() (call, *probe.Outcome) {
+				r, runs, o := p.ScenarioRuns(sc, field)
+				return call{url: sc.URL, action: sc.Action, r: r, runs: runs}, o
+			})
+		}
 	}
 	for _, sc := range p.Manifest().FlowFailures {
-		var args any
-		if sc.Args != nil {
-			args = sc.Args
-		}
-		calls = append(calls, call{url: sc.URL, action: sc.Action, args: args, opts: []glasstest.PageOption{glasstest.Approve()}})
+		calls = append(calls, func() (call, *probe.Outcome) {
+			var args any
+			if sc.Args != nil {
+				args = sc.Args
+			}
+			pg, err := p.Open(sc.URL, glasstest.Approve())
+			if err != nil {
+				o := probe.Broken(err)
+				return call{}, &o
+			}
+			c := call{url: sc.URL, action: sc.Action}
+			c.runs = pg.Around(func() { c.r = pg.Do(sc.Action, args) })
+			return c, nil
+		})
 	}
 	plan, _ := p.ExercisePlan()
 	for _, pl := range plan {
-		opts := []glasstest.PageOption{glasstest.Approve()}
-		if pl.Secret != "" {
-			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
-		}
-		calls = append(calls, call{action: pl.Action.ID, args: pl.Args, opts: opts})
+		calls = append(calls, func() (call, *probe.Outcome) {
+			e, err := p.Call(pl)
+			if err != nil {
+				o := probe.Broken(err)
+				return call{}, &o
+			}
+			return call{action: pl.Action.ID, r: e.Receipt, runs: e.Runs}, nil
+		})
 	}
 	var judged []string
 	counted := false
-	// A page that does not count its handlers' runs at one address will
-	// not on the next page opened there: one look per address, instead of
-	// a fresh page for every call only to find no count.
-	uncounted := map[string]bool{}
-	for _, c := range calls {
-		if uncounted[c.url] {
-			continue
+	for _, next := range calls {
+		c, o := next()
+		if o != nil {
+			return *o
 		}
-		pg, err := p.Open(c.url, c.opts...)
-		if err != nil {
-			return probe.Broken(err)
+		if c.runs.Err != nil {
+			return probe.Broken(c.runs.Err)
 		}
-		before, err := readRuns(pg)
-		if err != nil {
-			return probe.Broken(err)
-		}
-		if before == nil {
-			uncounted[c.url] = true
+		before, after := c.runs.Before, c.runs.After
+		if before == nil || after == nil {
 			continue
 		}
 		counted = true
-		r := pg.Do(c.action, c.args)
-		after, err := readRuns(pg)
-		if err != nil {
-			return probe.Broken(err)
-		}
-		if after == nil {
-			continue
-		}
-		if o := stepsRunOnce(c.action, r, before, after); o != nil {
+		if o := stepsRunOnce(c.action, c.r, before, after); o != nil {
 			return *o
 		}
 		if _, ok := after[c.action]; !ok {
 			continue // the page does not count this action's handler
 		}
 		if n := after[c.action] - before[c.action]; n > 1 {
-			return probe.Failf("one call of %s (%s) ran its handler %v times", c.action, probe.OutcomeCode(r), n).With(probe.ReceiptEvidence("receipt", r))
+			return probe.Failf("one call of %s (%s) ran its handler %v times", c.action, probe.OutcomeCode(c.r), n).With(probe.ReceiptEvidence("receipt", c.r))
 		}
-		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), probe.OutcomeCode(r), after[c.action]-before[c.action]))
+		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), probe.OutcomeCode(c.r), after[c.action]-before[c.action]))
 	}
 	switch {
 	case !counted:
