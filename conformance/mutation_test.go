@@ -154,6 +154,7 @@ func TestEveryCheckHasAMutant(t *testing.T) {
 // proving page's reference run is the package's Ginkgo suite, where every
 // checked rule must pass.)
 func TestTodoExampleConforms(t *testing.T) {
+	t.Parallel() // with TestBothRuntimesConform's runs: each mostly waits on the browser
 	rep, err := Run(Target{URL: serve(t, app.Handler()), Browser: browser(t)}, WithManifest(todoManifest(t)),
 		WithTransports(glasstest.TransportBridge, glasstest.TransportWebMCP))
 	if err != nil {

@@ -39,6 +39,7 @@ func TestBothRuntimesConform(t *testing.T) {
 				name = string(base) + "/with-manifest"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel() // each run mostly waits on the browser
 				opts := append([]Option{WithTransports(glasstest.TransportBridge, glasstest.TransportWebMCP)}, rules...)
 				if withManifest {
 					opts = append(opts, WithManifest(baseManifest(t, base)))
