@@ -10,6 +10,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/checks/webmcp"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 )
 
 // Check probes one rule.
@@ -26,15 +27,15 @@ type Check struct {
 // fixtures/mutants that makes it fail (TestMutationMatrix).
 var Table = map[string]Check{
 	// Refusals: the right code at the right phase, nothing changed.
-	"resolve.unknown-id":      {Run: calls.RefusalCheck(probe.RefUnknownID, calls.AvailableListed)},
-	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(probe.RefControlName, nil)},
+	"resolve.unknown-id":      {Run: calls.RefusalCheck(refusal.RefUnknownID, calls.AvailableListed)},
+	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(refusal.RefControlName, nil)},
 	"args.malformed-json":     {Run: calls.MalformedJSON},
 	"args.invalid-params":     {Run: calls.InvalidParams},
 	"args.sensitive-restored": {Run: calls.SensitiveRestored},
-	"policy.denied":           {Run: calls.ClassRefusal(probe.RefDenied, true)},
-	"policy.no-channel":       {Run: calls.ClassRefusal(probe.RefNoChannel, false)},
+	"policy.denied":           {Run: calls.ClassRefusal(refusal.RefDenied, true)},
+	"policy.no-channel":       {Run: calls.ClassRefusal(refusal.RefNoChannel, false)},
 	"envelope.stale-revision": {Run: calls.StaleRevision},
-	"unavailable.reason":      {Run: calls.RefusalCheck(probe.RefUnavailable, calls.UnavailableReason)},
+	"unavailable.reason":      {Run: calls.RefusalCheck(refusal.RefUnavailable, calls.UnavailableReason)},
 
 	// Refusals as a whole.
 	"policy.after-validation":            {Run: calls.ValidationBeforeConfirmation},

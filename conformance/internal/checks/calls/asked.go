@@ -2,6 +2,7 @@ package calls
 
 import (
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -10,7 +11,7 @@ import (
 // "until approved"). Nil when it was, or when the page offers no call to
 // deny.
 func deniedAskedOnce(p *probe.Probe) *probe.Outcome {
-	res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied))
+	res, _, ok := p.Refuse(refusal.RefusalByKind(refusal.RefDenied))
 	if !ok || res.Receipt.Code() != receipt.CodePermissionDenied {
 		return nil // policy.denied judges the call itself
 	}

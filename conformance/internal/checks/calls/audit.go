@@ -9,6 +9,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
@@ -208,8 +209,8 @@ var executionIDPattern = regexp.MustCompile(receipt.ExecutionIDPattern)
 // on one page with the same id.
 func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
-	for _, kind := range []string{probe.RefUnknownID, probe.RefMalformed} {
-		if _, out, ok := p.Refuse(probe.RefusalByKind(kind)); !ok && out.Verdict == report.Fail {
+	for _, kind := range []string{refusal.RefUnknownID, refusal.RefMalformed} {
+		if _, out, ok := p.Refuse(refusal.RefusalByKind(kind)); !ok && out.Verdict == report.Fail {
 			return out
 		}
 	}
@@ -280,8 +281,8 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 // runtime receipt of the run; in a whole run audits go last and see every
 // refusal.
 func failures(p *probe.Probe) ([]probe.Seen, *probe.Outcome) {
-	for _, kind := range []string{probe.RefUnknownID, probe.RefMalformed} {
-		if _, o, ok := p.Refuse(probe.RefusalByKind(kind)); !ok && o.Verdict == report.Fail {
+	for _, kind := range []string{refusal.RefUnknownID, refusal.RefMalformed} {
+		if _, o, ok := p.Refuse(refusal.RefusalByKind(kind)); !ok && o.Verdict == report.Fail {
 			return nil, &o
 		}
 	}
@@ -381,7 +382,7 @@ func RecoveryStrategy(p *probe.Probe) probe.Outcome {
 // the probes typed (the value outside the enum) and of secrets.
 func FailureBounded(p *probe.Probe) probe.Outcome {
 	var typed []string
-	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefOutsideEnum)); ok {
+	if res, _, ok := p.Refuse(refusal.RefusalByKind(refusal.RefOutsideEnum)); ok {
 		if m, isMap := res.Call.Args.(map[string]any); isMap {
 			if s, isString := m[res.Call.Field].(string); isString {
 				typed = append(typed, s)
@@ -389,7 +390,7 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 		}
 	}
 	// A denial carries a reason: judge one even when run alone.
-	if _, o, ok := p.Refuse(probe.RefusalByKind(probe.RefDenied)); !ok && o.Verdict == report.Fail {
+	if _, o, ok := p.Refuse(refusal.RefusalByKind(refusal.RefDenied)); !ok && o.Verdict == report.Fail {
 		return o
 	}
 	calls, _ := p.ExercisePlan()

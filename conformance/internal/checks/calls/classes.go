@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -67,12 +68,12 @@ func classOf(a receipt.ActionInfo) string {
 // (deny) or with no confirmation channel, once per run and transport.
 func classCalls(p *probe.Probe, deny bool) ([]classCall, error) {
 	opt, how := glasstest.NoConfirmationChannel(), "no confirmation channel installed"
-	kind := probe.RefNoChannel
+	kind := refusal.RefNoChannel
 	if deny {
-		opt, how, kind = glasstest.Deny(), "the confirmation denied", probe.RefDenied
+		opt, how, kind = glasstest.Deny(), "the confirmation denied", refusal.RefDenied
 	}
 	skip := ""
-	if c, _ := probe.RefusalByKind(kind).Plan(p); c != nil {
+	if c, _ := refusal.RefusalByKind(kind).Plan(p); c != nil {
 		skip = c.ID
 	}
 	var out []classCall

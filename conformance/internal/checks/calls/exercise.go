@@ -10,6 +10,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
@@ -443,15 +444,15 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	// A denied confirmation is listed not approved, with no ticket (the
 	// host issued none); one the runtime could not ask for want of a
 	// channel is listed too, the same way (CONTRACT.md §2.4).
-	for _, kind := range []string{probe.RefDenied, probe.RefNoChannel} {
-		res, out, ok := p.Refuse(probe.RefusalByKind(kind))
+	for _, kind := range []string{refusal.RefDenied, refusal.RefNoChannel} {
+		res, out, ok := p.Refuse(refusal.RefusalByKind(kind))
 		if !ok {
 			if out.Verdict == report.Fail {
 				return out
 			}
 			continue
 		}
-		if kind == probe.RefDenied && len(res.Confirmations) == 0 {
+		if kind == refusal.RefDenied && len(res.Confirmations) == 0 {
 			continue // policy.denied's violation: nothing was asked
 		}
 		if res.Receipt.Code() != receipt.CodePermissionDenied {
@@ -465,7 +466,7 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			}
 		}
 		what := "the host denied the confirmation"
-		if kind == probe.RefNoChannel {
+		if kind == refusal.RefNoChannel {
 			what = "the page had no confirmation channel"
 		}
 		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}

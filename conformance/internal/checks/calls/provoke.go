@@ -3,6 +3,7 @@ package calls
 import (
 	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 )
 
 // provokeFailures makes, before an audit of failed receipts judges them,
@@ -17,8 +18,8 @@ import (
 // whole run they cost nothing more. A call that could not be made is its
 // own check's to report.
 func provokeFailures(p *probe.Probe) {
-	p.RefuseAhead(probe.Refusals...)
-	for _, rf := range probe.Refusals {
+	p.RefuseAhead(refusal.Refusals...)
+	for _, rf := range refusal.Refusals {
 		p.Refuse(rf)
 	}
 	m := p.Manifest()

@@ -9,6 +9,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -66,14 +67,14 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	kinds := []string{probe.RefMissing, probe.RefNoArgs, probe.RefWrongType, probe.RefFraction, probe.RefOutsideEnum}
+	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefWrongType, refusal.RefFraction, refusal.RefOutsideEnum}
 	var rfs []probe.Refusal
 	for _, k := range kinds {
-		rfs = append(rfs, probe.RefusalByKind(k))
+		rfs = append(rfs, refusal.RefusalByKind(k))
 	}
 	p.RefuseAhead(rfs...)
 	for _, kind := range kinds {
-		rf := probe.RefusalByKind(kind)
+		rf := refusal.RefusalByKind(kind)
 		res, o, ok := p.Refuse(rf)
 		if !ok {
 			if o.Verdict == report.NotProbed {
@@ -87,12 +88,12 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		}
 		want := []string{"/" + res.Call.Field}
 		switch kind {
-		case probe.RefMissing:
+		case refusal.RefMissing:
 			// A missing member has no value to point at: the pointer it
 			// would have, or, as JSON Schema validators report required,
 			// the object that lacks it (CONTRACT.md §2.3).
 			want = append(want, "/")
-		case probe.RefNoArgs:
+		case refusal.RefNoArgs:
 			// Every required member is missing: any of their pointers, or
 			// the object's.
 			want = []string{"/"}
@@ -124,7 +125,7 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 // restored before validation (the exercise's call with a sensitive value
 // passes validation), and one it did not give fails INVALID_ARGS.
 func SensitiveRestored(p *probe.Probe) probe.Outcome {
-	if o := RefusalCheck(probe.RefSecretName, nil)(p); o.Verdict != report.Pass {
+	if o := RefusalCheck(refusal.RefSecretName, nil)(p); o.Verdict != report.Pass {
 		return o
 	}
 	o, _ := p.JudgeEach(hasSecret(p), func(e *probe.Exercised) (bool, string) {
@@ -154,7 +155,7 @@ func pathsText(paths []string) string {
 // call unguarded; one that is not a non-negative integer fails
 // INVALID_ARGS at preflight.
 func StaleRevision(p *probe.Probe) probe.Outcome {
-	if o := RefusalCheck(probe.RefStale, StaleFields)(p); o.Verdict != report.Pass {
+	if o := RefusalCheck(refusal.RefStale, StaleFields)(p); o.Verdict != report.Pass {
 		return o
 	}
 	sp, err := p.Stale()
@@ -252,8 +253,8 @@ func UnavailableReason(res *probe.Refused) probe.Outcome {
 // ValidationBeforeConfirmation: a call with invalid arguments of an
 // action that needs confirmation fails validation without asking anyone.
 func ValidationBeforeConfirmation(p *probe.Probe) probe.Outcome {
-	for _, kind := range []string{probe.RefMissing, probe.RefWrongType, probe.RefOutsideEnum, probe.RefMalformed} {
-		rf := probe.RefusalByKind(kind)
+	for _, kind := range []string{refusal.RefMissing, refusal.RefWrongType, refusal.RefOutsideEnum, refusal.RefMalformed} {
+		rf := refusal.RefusalByKind(kind)
 		call, _ := rf.Plan(p)
 		if call == nil {
 			continue
@@ -281,8 +282,8 @@ func ValidationBeforeConfirmation(p *probe.Probe) probe.Outcome {
 // checks, with independent witnesses, that none changed the page.
 func NoEffectBeforeDispatch(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	p.RefuseAhead(probe.Refusals...)
-	for _, rf := range probe.Refusals {
+	p.RefuseAhead(refusal.Refusals...)
+	for _, rf := range refusal.Refusals {
 		res, o, ok := p.Refuse(rf)
 		if !ok {
 			if o.Verdict == report.NotProbed {
@@ -334,7 +335,7 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 	if c, _ := probe.PlanUnknown(p); c != nil {
 		combos = append(combos, combo{"an undeclared id with malformed arguments", c.ID, `{"unterminated`, nil, receipt.CodeActionNotFound})
 	}
-	if c, _ := probe.PlanMalformed(p); c != nil {
+	if c, _ := refusal.PlanMalformed(p); c != nil {
 		if a, _ := p.Base().Action(c.ID); probe.NeedsConfirmation(a) {
 			combos = append(combos, combo{"malformed arguments to an action that needs confirmation (denied)", c.ID, c.Args, nil, receipt.CodeInvalidArgs})
 		}
@@ -360,7 +361,7 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 			break
 		}
 	}
-	if c, _ := probe.PlanDenied(p); c != nil {
+	if c, _ := refusal.PlanDenied(p); c != nil {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.ID, c.Args,
 			[]glasstest.CallOption{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
 	}
@@ -449,7 +450,7 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 // right code at the right phase and nothing changed, plus extra.
 func RefusalCheck(kind string, extra func(res *probe.Refused) probe.Outcome) func(*probe.Probe) probe.Outcome {
 	return func(p *probe.Probe) probe.Outcome {
-		rf := probe.RefusalByKind(kind)
+		rf := refusal.RefusalByKind(kind)
 		res, o, ok := p.Refuse(rf)
 		if !ok {
 			return o
@@ -470,19 +471,19 @@ func RefusalCheck(kind string, extra func(res *probe.Refused) probe.Outcome) fun
 // which a runtime that evaluates the text instead of parsing it as JSON
 // would run.
 func MalformedJSON(p *probe.Probe) probe.Outcome {
-	first := RefusalCheck(probe.RefMalformed, nil)(p)
+	first := RefusalCheck(refusal.RefMalformed, nil)(p)
 	if first.Verdict != report.Pass {
 		return first
 	}
-	res, o, ok := p.Refuse(probe.JSLiteralRefusal)
+	res, o, ok := p.Refuse(refusal.JSLiteralRefusal)
 	if !ok {
 		if o.Verdict == report.NotProbed {
-			return first.With(probe.TextEvidence("not probed", probe.RefJSLiteral+": "+o.Message))
+			return first.With(probe.TextEvidence("not probed", refusal.RefJSLiteral+": "+o.Message))
 		}
 		return o
 	}
-	if o := probe.ExpectRefused(res, probe.JSLiteralRefusal.Code); o.Verdict != report.Pass {
+	if o := probe.ExpectRefused(res, refusal.JSLiteralRefusal.Code); o.Verdict != report.Pass {
 		return o
 	}
-	return probe.Pass().With(probe.TextEvidence("refused", probe.RefMalformed, res.Call.Describe))
+	return probe.Pass().With(probe.TextEvidence("refused", refusal.RefMalformed, res.Call.Describe))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/glasstest"
 )
 
@@ -26,7 +27,7 @@ const typedMarker = "glassprobe"
 // start (a WebMCP tool's input is always a JSON object).
 func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string) {
 	byCall = map[string][]string{}
-	if res, _, ok := p.Refuse(probe.RefusalByKind(probe.RefWrongType)); ok && res.Receipt != nil {
+	if res, _, ok := p.Refuse(refusal.RefusalByKind(refusal.RefWrongType)); ok && res.Receipt != nil {
 		if m, isMap := res.Call.Args.(map[string]any); isMap {
 			if b, err := json.Marshal(m[res.Call.Field]); err == nil {
 				text := strings.Trim(string(b), `"`)
@@ -39,7 +40,7 @@ func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string
 	if p.Transport != glasstest.TransportBridge {
 		return typed, byCall
 	}
-	c, _ := probe.PlanMalformed(p)
+	c, _ := refusal.PlanMalformed(p)
 	if c == nil {
 		return typed, byCall
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -905,7 +906,7 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 		notJudged = append(notJudged, "WebMCP tools: the browser lists none")
 	}
 	// Not listed available.
-	if res, o, ok := p.Refuse(probe.RefusalByKind(probe.RefUnknownID)); ok && res.Receipt.Code() == receipt.CodeActionNotFound {
+	if res, o, ok := p.Refuse(refusal.RefusalByKind(refusal.RefUnknownID)); ok && res.Receipt.Code() == receipt.CodeActionNotFound {
 		for _, a := range stepOnly {
 			if slices.Contains(res.Receipt.Result.Error.Available, a.ID) {
 				return probe.Failf("the runtime's ACTION_NOT_FOUND lists the step-only action %s as available: a step of a flow is no action an agent may call", a.ID).

@@ -16,6 +16,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -522,7 +523,7 @@ func foldedNames(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) *p
 
 // agreementKinds are the refusals that both transports can express, each
 // made over both.
-var agreementKinds = []string{probe.RefMissing, probe.RefWrongType, probe.RefOutsideEnum, probe.RefDenied, probe.RefNoChannel, probe.RefStale, probe.RefUnavailable}
+var agreementKinds = []string{refusal.RefMissing, refusal.RefWrongType, refusal.RefOutsideEnum, refusal.RefDenied, refusal.RefNoChannel, refusal.RefStale, refusal.RefUnavailable}
 
 // Agrees makes the same calls over the bridge and over WebMCP
 // (the exercise's successful calls and the refusals both can express) and
@@ -566,7 +567,7 @@ func Agrees(p *probe.Probe) probe.Outcome {
 		}
 	}
 	for _, kind := range agreementKinds {
-		rf := probe.RefusalByKind(kind)
+		rf := refusal.RefusalByKind(kind)
 		a, o, ok := bridge.Refuse(rf)
 		if !ok {
 			if o.Verdict == report.Fail {

@@ -1,4 +1,4 @@
-package probe
+package refusal
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -22,9 +23,9 @@ const RefJSLiteral = "arguments written as a JavaScript object literal"
 // JSLiteralRefusal is the refusal of kind RefJSLiteral. Its text stands
 // for arguments the action's params accept, so a runtime that evaluates
 // it runs the call instead of refusing it.
-var JSLiteralRefusal = Refusal{RefJSLiteral, receipt.CodeInvalidArgs, planJSLiteral}
+var JSLiteralRefusal = probe.Refusal{Kind: RefJSLiteral, Code: receipt.CodeInvalidArgs, Plan: planJSLiteral}
 
-func planJSLiteral(p *Probe) (*PlannedCall, string) {
+func planJSLiteral(p *probe.Probe) (*probe.PlannedCall, string) {
 	c := p.Candidates()
 	if len(c) == 0 {
 		return nil, "the page declares no available action"
@@ -37,7 +38,7 @@ func planJSLiteral(p *Probe) (*PlannedCall, string) {
 		}
 	}
 	text := JSLiteral(args)
-	return &PlannedCall{ID: a.ID, Args: text, Describe: fmt.Sprintf("call of %s with arguments that are not JSON but a JavaScript object literal (%s)", a.ID, text)}, ""
+	return &probe.PlannedCall{ID: a.ID, Args: text, Describe: fmt.Sprintf("call of %s with arguments that are not JSON but a JavaScript object literal (%s)", a.ID, text)}, ""
 }
 
 var jsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)

@@ -1,0 +1,378 @@
+// Package refusal is the catalogue of refusal probes: each a call derived
+// from the page's own snapshot that a conforming runtime must refuse
+// before stage 6 — an unknown id, malformed or invalid arguments, a
+// denied confirmation, a stale revision, an unavailable action — and how
+// to plan it on a page. probe.Refuse makes a planned call between two
+// witnesses of the page; the checks judge what it did.
+package refusal
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/glassworks/glass/conformance/internal/judge"
+	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+)
+
+// The refusal kinds, by name.
+const (
+	RefUnknownID   = "unknown id"
+	RefMalformed   = "malformed JSON"
+	RefMissing     = "missing required field"
+	RefWrongType   = "wrong type"
+	RefOutsideEnum = "value outside the enum"
+	RefNoArgs      = "no arguments for required fields"
+	RefFraction    = "fraction for an integer"
+	RefDenied      = "denied confirmation"
+	RefNoChannel   = "no confirmation channel"
+	RefStale       = "stale expected revision"
+	RefUnavailable = "unavailable action"
+	RefControlName = "undeclared id named like a control"
+	RefSecretName  = "unknown sensitive value"
+)
+
+// Refusals lists every refusal probe, in lifecycle order.
+var Refusals = []probe.Refusal{
+	{Kind: RefStale, Code: receipt.CodeStaleRevision, Plan: planStale},
+	{Kind: RefUnknownID, Code: receipt.CodeActionNotFound, Plan: probe.PlanUnknown},
+	{Kind: RefControlName, Code: receipt.CodeActionNotFound, Plan: planControlName},
+	{Kind: RefMalformed, Code: receipt.CodeInvalidArgs, Plan: PlanMalformed},
+	{Kind: RefSecretName, Code: receipt.CodeInvalidArgs, Plan: planSecretName},
+	{Kind: RefMissing, Code: receipt.CodeInvalidParams, Plan: planMissing},
+	{Kind: RefWrongType, Code: receipt.CodeInvalidParams, Plan: planWrongType},
+	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
+	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
+	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
+	{Kind: RefDenied, Code: receipt.CodePermissionDenied, Plan: PlanDenied},
+	{Kind: RefNoChannel, Code: receipt.CodePermissionDenied, Plan: planNoChannel},
+	{Kind: RefUnavailable, Code: receipt.CodeActionUnavailable, Plan: planUnavailable},
+}
+
+// RefusalByKind is the refusal of the given kind (one of the Ref…
+// constants).
+func RefusalByKind(kind string) probe.Refusal {
+	for _, r := range Refusals {
+		if r.Kind == kind {
+			return r
+		}
+	}
+	panic("conformance: no refusal " + kind)
+}
+
+// controlsScript lists the controls a user could operate now — enabled,
+// rendered, not inert — with the names a careless fallback would match an
+// id against: the text, the aria-label, the id and the name attributes.
+const controlsScript = `() => {
+  const sel = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=switch], [role=checkbox], [role=tab], [role=menuitem], [onclick]';
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (out.length >= 200) break;
+    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.closest("[inert], [hidden], [aria-hidden=true]")) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== "visible" || cs.display === "none" || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const names = [];
+    const add = (v) => { v = String(v || "").replace(/\s+/g, " ").trim(); if (v && v.length <= 128 && !names.includes(v)) names.push(v); };
+    add(el.textContent); add(el.getAttribute("aria-label")); add(el.id); add(el.getAttribute("name"));
+    if (el.matches("input[type=button], input[type=submit]")) add(el.value);
+    if (names.length) out.push({ names: names, inView: r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw, tag: el.tagName.toLowerCase() });
+  }
+  return JSON.stringify(out);
+}`
+
+// maxControls and maxControlIDs bound the control-name probe.
+const (
+	maxControls   = 6
+	maxControlIDs = 16
+)
+
+// planControlName calls, as action ids, the names of controls the page
+// shows enabled and in sight — their text, aria-label, id and name — on
+// one page: a runtime that falls back to searching the DOM for a similar
+// control would press one, and the page would change. Several controls,
+// and every name of each, so that no single control (a disabled one, one
+// that does nothing now) decides the rule.
+func planControlName(p *probe.Probe) (*probe.PlannedCall, string) {
+	if p.Transport == glasstest.TransportWebMCP {
+		return nil, "over WebMCP only a registered tool can be called, so an undeclared id named like a control cannot reach the runtime (probed over the bridge)"
+	}
+	c := &probe.PlannedCall{Describe: "calls of undeclared ids that name controls on the page"}
+	c.IDsFrom = func(pg *probe.Page, before *probe.Witness) ([]string, string, error) {
+		v, err := pg.Harness.Evaluate(controlsScript, nil)
+		if err != nil {
+			return nil, "", fmt.Errorf("list the page's controls: %w", err)
+		}
+		text, _ := v.(string)
+		var controls []struct {
+			Names  []string `json:"names"`
+			InView bool     `json:"inView"`
+			Tag    string   `json:"tag"`
+		}
+		if err := json.Unmarshal([]byte(text), &controls); err != nil {
+			return nil, "", fmt.Errorf("list the page's controls: %w", err)
+		}
+		// Controls in sight first, one of each tag before a second, so the
+		// probe spreads over what the page offers.
+		slices.SortStableFunc(controls, func(a, b struct {
+			Names  []string `json:"names"`
+			InView bool     `json:"inView"`
+			Tag    string   `json:"tag"`
+		}) int {
+			switch {
+			case a.InView && !b.InView:
+				return -1
+			case b.InView && !a.InView:
+				return 1
+			}
+			return 0
+		})
+		var picked [][]string
+		tags := map[string]int{}
+		for round := 0; round < 2 && len(picked) < maxControls; round++ {
+			for i := range controls {
+				ct := &controls[i]
+				if ct.Names == nil || tags[ct.Tag] > round || len(picked) == maxControls {
+					continue
+				}
+				tags[ct.Tag]++
+				picked = append(picked, ct.Names)
+				ct.Names = nil
+			}
+		}
+		var ids []string
+		for _, names := range picked {
+			for _, n := range names {
+				if _, declared := before.Snap.Action(n); declared || slices.Contains(ids, n) || len(ids) == maxControlIDs {
+					continue
+				}
+				ids = append(ids, n)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, "the page shows no enabled control whose text, aria-label, id or name is not a declared action id", nil
+		}
+		c.Describe = fmt.Sprintf("calls of %d undeclared ids that name controls on the page (%s)", len(ids), strings.Join(quoteAll(judge.ClipList(ids)), ", "))
+		return ids, "", nil
+	}
+	return c, ""
+}
+
+func quoteAll(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// planSecretName passes a placeholder for a sensitive value the host never
+// gave, in a string parameter of an action.
+func planSecretName(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "a string type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if !prop.HasType("string") || len(prop.Enum) > 0 {
+			return nil, "", false
+		}
+		return map[string]string{"$sensitive": "glass-probe-never-given"}, fmt.Sprintf("a placeholder for a sensitive value the host never gave in %q", name), true
+	})
+}
+
+// PlanMalformed calls an available action with arguments that are not
+// JSON.
+func PlanMalformed(p *probe.Probe) (*probe.PlannedCall, string) {
+	c := p.Candidates()
+	if len(c) == 0 {
+		return nil, "the page declares no available action"
+	}
+	return &probe.PlannedCall{ID: c[0].ID, Args: `{"unterminated`, Describe: fmt.Sprintf("call of %s with arguments that are not JSON", c[0].ID)}, ""
+}
+
+// planParam finds an action with a parameter that pick can make invalid.
+func planParam(p *probe.Probe, kind string, pick func(s *params.Schema, name string, prop *params.Schema) (any, string, bool)) (*probe.PlannedCall, string) {
+	var why []string
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Properties) == 0 && len(s.Required) == 0 {
+			continue
+		}
+		base, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		names := append([]string{}, s.Required...)
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+		for _, name := range names {
+			prop := s.Properties[name]
+			if prop == nil {
+				prop = &params.Schema{}
+			}
+			v, desc, ok := pick(s, name, prop)
+			if !ok {
+				continue
+			}
+			args := map[string]any{}
+			for k, x := range base {
+				args[k] = x
+			}
+			if v == leaveOut {
+				delete(args, name)
+			} else {
+				args[name] = v
+			}
+			return &probe.PlannedCall{ID: a.ID, Args: args, Field: name, Describe: fmt.Sprintf("call of %s with %s", a.ID, desc)}, ""
+		}
+	}
+	reason := "no available action declares a parameter with " + kind
+	if len(why) > 0 {
+		reason += " that the probe can build valid arguments for (" + strings.Join(why, "; ") + ")"
+	}
+	return nil, reason
+}
+
+// leaveOut is what a planParam picker returns to leave a field out.
+var leaveOut = &struct{ name string }{"leave out"}
+
+func planMissing(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "a required field", func(s *params.Schema, name string, _ *params.Schema) (any, string, bool) {
+		if !slices.Contains(s.Required, name) {
+			return nil, "", false
+		}
+		return leaveOut, fmt.Sprintf("the required field %q left out", name), true
+	})
+}
+
+func planWrongType(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "a declared type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		v, what, ok := prop.WrongValue()
+		if !ok {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%s for %q, declared %s", what, name, strings.Join(prop.Types(), " or ")), true
+	})
+}
+
+// planFraction passes a number that is not an integer, within the
+// declared bounds, for an integer parameter: a type error of its own,
+// which a check of "is a number" lets through.
+func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "type integer", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if !prop.HasType("integer") || prop.HasType("number") {
+			return nil, "", false
+		}
+		v := 1.5
+		if prop.Minimum != nil {
+			v = math.Floor(*prop.Minimum) + 1.5
+		}
+		if prop.Maximum != nil && v > *prop.Maximum {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+	})
+}
+
+// planNoArgs calls an action that requires members with no arguments at
+// all: every required member is missing, not only one of several.
+func planNoArgs(p *probe.Probe) (*probe.PlannedCall, string) {
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || len(s.Required) == 0 {
+			continue
+		}
+		return &probe.PlannedCall{ID: a.ID, Args: map[string]any{}, Field: s.Required[0],
+			Describe: fmt.Sprintf("call of %s with no arguments, though it requires %s", a.ID, strings.Join(quoteAll(s.Required), ", "))}, ""
+	}
+	return nil, "no available action declares a required parameter"
+}
+
+func planOutsideEnum(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "an enum", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		v, ok := prop.OutsideEnum()
+		if !ok {
+			return nil, "", false
+		}
+		return v, fmt.Sprintf("%v for %q, outside its enum", v, name), true
+	})
+}
+
+// planConfirmable finds an available action that needs confirmation, with
+// arguments its schema accepts.
+func planConfirmable(p *probe.Probe, opt glasstest.Option, what string) (*probe.PlannedCall, string) {
+	found := false
+	var why []string
+	for _, a := range p.Candidates() {
+		if !probe.NeedsConfirmation(a) {
+			continue
+		}
+		found = true
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		return &probe.PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{opt}, Describe: fmt.Sprintf("call of %s with %s", a.ID, what)}, ""
+	}
+	if !found {
+		return nil, "the page declares no available action that needs confirmation"
+	}
+	return nil, "the probe cannot build valid arguments for any action that needs confirmation (" + strings.Join(why, "; ") + ")"
+}
+
+// PlanDenied calls an action that needs confirmation, denied.
+func PlanDenied(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planConfirmable(p, glasstest.Deny(), "the confirmation denied")
+}
+
+func planNoChannel(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planConfirmable(p, glasstest.NoConfirmationChannel(), "no confirmation channel installed")
+}
+
+func planStale(p *probe.Probe) (*probe.PlannedCall, string) {
+	var why []string
+	for _, a := range p.Candidates() {
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", a.ID, err))
+			continue
+		}
+		return &probe.PlannedCall{
+			ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{glasstest.Approve()},
+			Describe: fmt.Sprintf("approved call of %s with an expected revision the page is not at", a.ID),
+			CallOpts: func(before *probe.Witness) []glasstest.CallOption {
+				return []glasstest.CallOption{glasstest.ExpectedRevision(before.Snap.Revision + 1)}
+			},
+		}, ""
+	}
+	if len(why) == 0 {
+		return nil, "the page declares no available action"
+	}
+	return nil, "the probe cannot build valid arguments for any available action (" + strings.Join(why, "; ") + ")"
+}
+
+func planUnavailable(p *probe.Probe) (*probe.PlannedCall, string) {
+	for _, a := range p.Base().Actions.Items {
+		if a.Available || a.Kind == receipt.KindHandoff || a.StepOnly {
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			continue
+		}
+		return &probe.PlannedCall{ID: a.ID, Args: args, PageOpts: []glasstest.PageOption{glasstest.Approve()},
+			Describe: fmt.Sprintf("approved call of %s, which the snapshot declares unavailable", a.ID)}, ""
+	}
+	return nil, "the page declares no unavailable action (with arguments the probe can build)"
+}
