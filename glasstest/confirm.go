@@ -11,6 +11,10 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
+// recordFull is the denial of a confirmation request once the host's
+// record of them is full.
+var recordFull = fmt.Sprintf("the host records at most %d confirmation requests of a page", hostlog.MaxRecords)
+
 const rawBindingReason = "the host binding was called directly, not through glassHost"
 
 // confirm answers one confirmation request. The answer is bound to the
@@ -48,8 +52,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	case p.hostLog.ConfirmationsFull():
 		// A page that floods the host is denied once the record is full:
 		// nothing the page sends may grow the host's memory without bound.
-		ans.Reason = fmt.Sprintf("the host records at most %d confirmation requests of a page", hostlog.MaxRecords)
-		return ans
+		return confirmAnswer{Reason: recordFull}
 	case raw:
 		ans.Reason = rawBindingReason
 	case call == nil:
@@ -72,7 +75,10 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 		ans.Reason = "denied by the user"
 	}
 	rec.Approved, rec.Ticket, rec.Reason = ans.Approved, ans.Ticket, ans.Reason
-	p.hostLog.AddConfirmation(rec)
+	if !p.hostLog.AddConfirmation(rec) {
+		// Filled by requests racing this one: no record backs a ticket.
+		return confirmAnswer{Reason: recordFull}
+	}
 	return ans
 }
 

@@ -46,14 +46,16 @@ func (l *Log) HandoffsFull() bool {
 }
 
 // AddConfirmation records one answered confirmation request, its request
-// bounded (BoundConfirmRequest), and its ticket when it was approved; a
-// full log (requests racing past ConfirmationsFull) keeps MaxRecords.
-func (l *Log) AddConfirmation(rec receipt.ConfirmationRecord) {
+// bounded (BoundConfirmRequest), and its ticket when it was approved. It
+// reports false, recording nothing, when the log is full (requests racing
+// past ConfirmationsFull): the caller must then not hand out the ticket,
+// which no record would back.
+func (l *Log) AddConfirmation(rec receipt.ConfirmationRecord) bool {
 	rec.Request = BoundConfirmRequest(rec.Request)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.confirmations) >= MaxRecords {
-		return
+		return false
 	}
 	l.confirmations = append(l.confirmations, rec)
 	if rec.Ticket != "" {
@@ -62,6 +64,7 @@ func (l *Log) AddConfirmation(rec receipt.ConfirmationRecord) {
 		}
 		l.tickets[rec.Ticket] = len(l.confirmations) - 1
 	}
+	return true
 }
 
 // AddHandoff records one answered hand-off request, its request bounded;

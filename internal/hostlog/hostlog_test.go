@@ -51,6 +51,12 @@ func TestTheLogIsBounded(t *testing.T) {
 		}, Approved: true, Ticket: fmt.Sprint("tk_", i)})
 		l.AddHandoff(receipt.HandoffRecord{Request: receipt.HandoffRequest{Instructions: big}})
 	}
+	if l.AddConfirmation(receipt.ConfirmationRecord{Approved: true, Ticket: "tk_late"}) {
+		t.Error("a full log recorded one more confirmation")
+	}
+	if err := l.Verify("act_9", &receipt.Receipt{Confirmations: []receipt.Confirmation{{Action: "a", Approved: true, Ticket: "tk_late"}}}); err == nil {
+		t.Error("a ticket the full log did not record verified")
+	}
 	if !l.ConfirmationsFull() || !l.HandoffsFull() {
 		t.Error("a log of MaxRecords requests is not full")
 	}
