@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/glassworks/glass/receipt"
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
@@ -81,7 +82,7 @@ func (p *Page) CallTool(name string, input map[string]any) (any, error) {
 func (p *Page) callTool(timeout time.Duration, name string, input map[string]any) (any, error) {
 	ms := float64(timeout.Milliseconds())
 	v, err := p.bounded(timeout, func() (any, error) {
-		return p.pw.MainFrame().WebMCP().CallTool(name, plainJSON(input), playwright.WebMCPCallToolOptions{Timeout: &ms})
+		return p.pw.MainFrame().WebMCP().CallTool(name, receipt.PlainJSON(input), playwright.WebMCPCallToolOptions{Timeout: &ms})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("call WebMCP tool %q: %w", name, err)
@@ -92,7 +93,7 @@ func (p *Page) callTool(timeout time.Duration, name string, input map[string]any
 // evaluate runs script with arg in the page, bounded by timeout and by the
 // page's fate: a crash, a close or a navigation ends the wait at once.
 func (p *Page) evaluate(timeout time.Duration, script string, arg any) (any, error) {
-	return p.bounded(timeout, func() (any, error) { return p.pw.Evaluate(script, plainJSON(arg)) })
+	return p.bounded(timeout, func() (any, error) { return p.pw.Evaluate(script, receipt.PlainJSON(arg)) })
 }
 
 // bounded runs one Playwright call on its own goroutine and waits for it,

@@ -305,21 +305,6 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	}
 }
 
-// plainJSON gives an evaluation argument the shapes playwright-go can
-// serialise (map[string]any, []any): it panics on a map[string]string, for
-// one. The arguments are JSON data anyway, so a JSON round trip is exact.
-func plainJSON(arg any) any {
-	b, err := json.Marshal(arg)
-	if err != nil {
-		return arg
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return arg
-	}
-	return v
-}
-
 // pageEventGrace is how long a failed evaluation waits for the page's
 // crash or close event, which Playwright may deliver after the error.
 const pageEventGrace = 300 * time.Millisecond

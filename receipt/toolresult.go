@@ -60,7 +60,7 @@ func ToolResultText(v any) (string, error) {
 	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
 		return "", fmt.Errorf("content[0].text is not JSON: %s", strings.SplitN(err.Error(), "\n", 2)[0])
 	}
-	if !reflect.DeepEqual(normalizeJSON(structured), fromText) {
+	if !reflect.DeepEqual(PlainJSON(structured), fromText) {
 		return "", errors.New("structuredContent and content[0].text carry different receipts")
 	}
 	b, err := json.Marshal(structured)
@@ -70,10 +70,12 @@ func ToolResultText(v any) (string, error) {
 	return string(b), nil
 }
 
-// normalizeJSON gives a value decoded by playwright-go the types
-// encoding/json would give it (integers arrive as int), so the two forms
-// of the receipt compare equal.
-func normalizeJSON(v any) any {
+// PlainJSON is v after a JSON round trip: the types encoding/json decodes
+// to (map[string]any, []any, float64), or v itself when it is not JSON
+// data. The harness gives Playwright its arguments this way (it cannot
+// serialise a map[string]string), and compares a tool result decoded by
+// playwright-go (integers arrive as int) with its JSON text.
+func PlainJSON(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v
