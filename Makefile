@@ -22,6 +22,14 @@ setup:
 demo: setup
 	$(GO) run ./cmd/glass-conformance run
 
+# SLOWEST_FIRST are the packages whose tests take longest, slowest first:
+# go test starts packages in the order they are named (two at a time on
+# two cores), and with ./... alone the conformance package, the longest,
+# started only once the CLI's and its end-to-end tests' packages were done,
+# minutes after the rest could have run beside it. go test runs each
+# package once however often it is named.
+SLOWEST_FIRST = ./conformance ./cmd/glass-conformance ./glasstest ./cmd/glass-conformance/e2e
+
 # The mutation matrix runs on its own, verbose, so that make test prints the
 # matrix and the score; it is built with -tags glasshostfaults, the only
 # build in which the host can be broken (its host mutants) (go test shows a
@@ -30,7 +38,7 @@ demo: setup
 # cores the two side by side load the machine past what either gains
 # (measured: 25 minutes and more against 16 one after the other).
 test: setup vet fmt-check
-	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -skip '^TestMutationMatrix$$' $(SLOWEST_FIRST) ./...
 	$(GO) test -timeout $(TEST_TIMEOUT) $(GOTEST_FLAGS) -tags glasshostfaults -run '^(TestMutationMatrix|TestEveryHostMutantBreaksTheHost)$$' -v ./conformance
 	$(GO) test $(GOTEST_FLAGS) -run '^TestFaultKinds$$' -v ./glasstest
 
@@ -50,7 +58,7 @@ install:
 # The host mutants exist only in a build with -tags glasshostfaults: vet
 # that build too.
 vet:
-	$(GO) vet ./...
+	$(GO) vet ./... ./bench/testdata/registered
 	$(GO) vet -tags glasshostfaults ./glasstest ./conformance
 
 fmt-check:
@@ -89,7 +97,8 @@ flake: setup
 
 # bench prints the benchmark table of BENCHMARKS.md: Glass next to plain
 # playwright-go and a bare round trip, scaling to 10,000 records, the cost
-# of a spec and of a conformance run (go run ./bench; BENCHFLAGS=-quick for
+# of a spec, of a typical spec, of a conformance run and of the same rules
+# registered in a Ginkgo suite (go run ./bench; BENCHFLAGS=-quick for
 # a smoke run), then the Go benchmarks of the pure-Go hot paths in
 # benchstat's form (BENCH_COUNT runs each).
 BENCH_COUNT ?= 6

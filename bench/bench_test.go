@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/sdk"
 )
@@ -125,5 +126,41 @@ func TestRecordsPage(t *testing.T) {
 	}
 	if got.Removed != 1 || got.Model <= 0 || got.Diff <= 0 || got.Snapshot <= 0 {
 		t.Errorf("probe = %+v, want one removal and positive timings", got)
+	}
+}
+
+func TestRunRefusesBadRunCounts(t *testing.T) {
+	for _, args := range [][]string{{"-suite-runs", "0"}, {"-register-runs", "-1"}} {
+		var out, errOut strings.Builder
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("run %v = %d, want 2", args, code)
+		}
+		if !strings.Contains(errOut.String(), "-suite-runs must be 1 or more") {
+			t.Errorf("run %v: stderr = %q, want it to say what the counts must be", args, errOut.String())
+		}
+	}
+}
+
+// TestTypicalSpecSides runs each side of the typical spec once on the Todo
+// example: each does what it is timed doing, or says what it did not.
+func TestTypicalSpecSides(t *testing.T) {
+	b, err := glasstest.Launch(glasstest.BrowserConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	srv := httptest.NewServer(app.Handler())
+	defer srv.Close()
+	if _, err := glassTypical(b, srv.URL+"/", false); err != nil {
+		t.Errorf("with Glass: %v", err)
+	}
+	first, err := glasstest.OpenPage(b, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := first.Playwright().Context().Browser()
+	_ = first.Close()
+	if _, err := plainTypical(br, srv.URL+"/"); err != nil {
+		t.Errorf("plain playwright-go: %v", err)
 	}
 }

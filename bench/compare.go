@@ -95,7 +95,12 @@ func checkRemoved(r *receipt.Receipt, id string) error {
 // waits for the first row (rows). Its dialog handler accepts every
 // confirm().
 func openPlain(p *glasstest.Page, url, rows string) (playwright.BrowserContext, playwright.Page, error) {
-	ctx, err := p.Playwright().Context().Browser().NewContext()
+	return openPlainIn(p.Playwright().Context().Browser(), url, rows)
+}
+
+// openPlainIn is openPlain in browser br.
+func openPlainIn(br playwright.Browser, url, rows string) (playwright.BrowserContext, playwright.Page, error) {
+	ctx, err := br.NewContext()
 	if err != nil {
 		return nil, nil, fmt.Errorf("plain context: %w", err)
 	}

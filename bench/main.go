@@ -12,8 +12,11 @@
 //     pages/records.html, served by this command), and the runtime's model,
 //     diff and snapshot work timed inside the page;
 //  3. suite cost: a fresh browser context and page per spec, with and
-//     without tracing, and the wall time of `glass-conformance run` against
-//     the Todo example (built once; browser start included).
+//     without tracing; a typical spec whole (fresh context, add a task,
+//     delete one, assertions, close) with Glass and in plain playwright-go;
+//     the wall time of `glass-conformance run` against the Todo example
+//     (built once; browser start included), and of the same rules
+//     registered in a Ginkgo suite (bench/testdata/registered, built once).
 //
 // Benchmarks report figures; nothing here passes or fails on a time. The
 // command exits non-zero only when a measured call does not do what it is
@@ -45,7 +48,10 @@ type config struct {
 	scaleIter  int
 	specs      int
 	suiteRuns  int
-	sections   string
+	// registerRuns is how many times the Ginkgo suite that registers the
+	// conformance suite runs (section 3).
+	registerRuns int
+	sections     string
 	// conformance is a glass-conformance binary to time instead of one
 	// built from this tree.
 	conformance string
@@ -65,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.scaleIter, "scale-n", 40, "calls per record count (section 2)")
 	fs.IntVar(&c.specs, "specs", 40, "fresh context+page pairs per variant (section 3)")
 	fs.IntVar(&c.suiteRuns, "suite-runs", 3, "glass-conformance runs (section 3)")
+	fs.IntVar(&c.registerRuns, "register-runs", 1, "runs of a Ginkgo suite that registers the conformance suite (section 3; 0: none)")
 	fs.StringVar(&c.sections, "sections", "1,2,3", "which sections to run")
 	fs.StringVar(&c.conformance, "conformance-bin", "", "time this glass-conformance binary instead of building one from this tree")
 	quick := fs.Bool("quick", false, "a smoke run: few iterations of everything")
@@ -79,8 +86,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		c.sizes = append(c.sizes, n)
 	}
+	if c.suiteRuns < 1 || c.registerRuns < 0 {
+		fmt.Fprintln(stderr, "bench: -suite-runs must be 1 or more and -register-runs 0 or more")
+		return 2
+	}
 	if *quick {
-		c.iterations, c.warmup, c.scaleIter, c.specs, c.suiteRuns = 24, 4, 6, 6, 1
+		c.iterations, c.warmup, c.scaleIter, c.specs, c.suiteRuns, c.registerRuns = 24, 4, 6, 6, 1, 1
 	}
 	if err := bench(c, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "bench: %v\n", err)
@@ -126,6 +137,9 @@ func bench(c config, out, stderr io.Writer) error {
 	}
 	if want(c, "3") {
 		if err := specCost(out, b, todo.URL+"/", c); err != nil {
+			return fmt.Errorf("section 3: %w", err)
+		}
+		if err := typicalSpec(out, b, todo.URL+"/", c); err != nil {
 			return fmt.Errorf("section 3: %w", err)
 		}
 		closed = true

@@ -42,19 +42,8 @@ func specCost(out io.Writer, b *glasstest.Browser, url string, c config) error {
 		}},
 		{name: "plain playwright-go: NewContext, NewPage, Goto, Close", open: func() (time.Duration, error) {
 			start := time.Now()
-			ctx, err := br.NewContext()
+			ctx, _, err := openPlainIn(br, url, "#tasks li")
 			if err != nil {
-				return 0, err
-			}
-			defer ctx.Close()
-			p, err := ctx.NewPage()
-			if err != nil {
-				return 0, err
-			}
-			if _, err := p.Goto(url); err != nil {
-				return 0, err
-			}
-			if err := p.Locator("#tasks li").First().WaitFor(); err != nil {
 				return 0, err
 			}
 			if err := ctx.Close(); err != nil {
@@ -170,8 +159,51 @@ func suiteCost(out, stderr io.Writer, c config) error {
 	if report != "" {
 		printSlowest(out, report)
 	}
+	if c.registerRuns > 0 {
+		reg, err := registeredRuns(dir, stderr, c.registerRuns)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "   the same suite registered in a Ginkgo suite (conformance.Register, bench/testdata/registered), wall time %s ms (median of %d; browser start included)\n",
+			fmtMS(reg.median()), len(reg))
+		fmt.Fprintf(out, "   registered/CLI %.2f (medians)\n", reg.median()/runs.median())
+	}
 	fmt.Fprintf(out, "   load average %s\n", loadAvg())
 	return nil
+}
+
+// registeredRuns builds the Ginkgo suite of bench/testdata/registered once
+// (go test -c) and times n runs of it: conformance.Register against the
+// Todo example with its manifest over the bridge, what
+// glass-conformance run checks by default. A failing spec is an error: the
+// time of a suite that did not do its work measures nothing.
+func registeredRuns(dir string, stderr io.Writer, n int) (sample, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "registered.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, "./bench/testdata/registered")
+	build.Dir = root
+	build.Stderr = stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("build the registered suite: %w", err)
+	}
+	var runs sample
+	for i := 0; i < n; i++ {
+		var buf bytes.Buffer
+		cmd := exec.Command(bin, "-test.count=1", "-test.timeout=30m")
+		cmd.Dir = filepath.Join(root, "bench", "testdata", "registered")
+		cmd.Stdout = &buf
+		cmd.Stderr = &buf
+		start := time.Now()
+		err := cmd.Run()
+		runs.add(time.Since(start))
+		if err != nil {
+			return nil, fmt.Errorf("the registered suite: %w\n%s", err, buf.String())
+		}
+	}
+	return runs, nil
 }
 
 // printSlowest prints the rules that took longest in the last run's JSON

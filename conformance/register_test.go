@@ -16,8 +16,12 @@ import (
 
 // The package's Ginkgo suite registers the conformance suite the way an
 // app team would, against the proving page on the reference runtime, over
-// both transports; ReportAfterSuite then checks what Ginkgo recorded.
+// both transports; ReportAfterSuite then checks what Ginkgo recorded. It
+// runs beside the package's other full runs (TestBothRuntimesConform,
+// TestTodoExampleConforms), not before them: its specs run one by one and
+// mostly wait on the browser.
 func TestConformanceSuite(t *testing.T) {
+	t.Parallel()
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "Conformance suite")
 }
