@@ -15,6 +15,37 @@ import (
 // typicalTitle is the task both sides of the typical spec add.
 const typicalTitle = "Renew the library card"
 
+// The parts of a typical spec, timed on their own: the open (a fresh
+// context and page, the navigation, and for Glass the runtime's ready()),
+// the addition, the deletion (each with its assertions), the close.
+const (
+	partOpen = iota
+	partAdd
+	partDelete
+	partClose
+	parts
+)
+
+var partNames = [parts]string{"open", "add", "delete", "close"}
+
+// timeline is the time each part of one typical spec took.
+type timeline [parts]time.Duration
+
+// mark ends part i, which began at *from, and starts the next.
+func (t *timeline) mark(i int, from *time.Time) {
+	now := time.Now()
+	t[i] = now.Sub(*from)
+	*from = now
+}
+
+func (t timeline) total() time.Duration {
+	var d time.Duration
+	for _, x := range t {
+		d += x
+	}
+	return d
+}
+
 // typicalSpec measures a whole acceptance spec as an app team writes one:
 // open the Todo example in a fresh browser context, add a task, delete
 // another, assert what changed, close. A is the spec with Glass (two
@@ -32,13 +63,24 @@ func typicalSpec(out io.Writer, b *glasstest.Browser, url string, c config) erro
 	}
 	br := first.Playwright().Context().Browser()
 	_ = first.Close()
+	// The parts of each side, in the order of sides.
+	var split [3][parts]sample
+	timed := func(i int, spec func() (timeline, error)) func(string) (time.Duration, error) {
+		return func(string) (time.Duration, error) {
+			t, err := spec()
+			for k, d := range t {
+				split[i][k].add(d)
+			}
+			return t.total(), err
+		}
+	}
 	sides := []*side{
 		{name: "A  with Glass: Open, Do(add), Do(remove@t1), assertions (tracing on, the Open default)",
-			do: func(string) (time.Duration, error) { return glassTypical(b, url, true) }},
+			do: timed(0, func() (timeline, error) { return glassTypical(b, url, true) })},
 		{name: "A  the same, tracing off (GLASS_TRACE=0)",
-			do: func(string) (time.Duration, error) { return glassTypical(b, url, false) }},
+			do: timed(1, func() (timeline, error) { return glassTypical(b, url, false) })},
 		{name: "B  plain playwright-go: fill and submit, click Delete and accept, wait, count",
-			do: func(string) (time.Duration, error) { return plainTypical(br, url) }},
+			do: timed(2, func() (timeline, error) { return plainTypical(br, url) })},
 	}
 	warm := max(2, c.specs/10)
 	for i := 0; i < warm+c.specs; i++ {
@@ -56,6 +98,16 @@ func typicalSpec(out io.Writer, b *glasstest.Browser, url string, c config) erro
 	for _, s := range sides {
 		fmt.Fprintf(out, "   %-86s %6s ms %6s ms (median, p95)\n", s.name, fmtMS(s.s.median()), fmtMS(s.s.p95()))
 	}
+	// Every side ran warm+c.specs times: its parts' first warm samples
+	// are the warm-up's.
+	fmt.Fprintf(out, "   where the time goes, medians in ms (%s):\n", strings.Join(partNames[:], ", "))
+	for i, label := range []string{"A", "A, tracing off", "B"} {
+		var cols []string
+		for k := range parts {
+			cols = append(cols, fmtMS(split[i][k][warm:].median()))
+		}
+		fmt.Fprintf(out, "     %-15s %s\n", label, strings.Join(cols, "  "))
+	}
 	a, aOff, plain := sides[0].s, sides[1].s, sides[2].s
 	fmt.Fprintf(out, "   typical spec A/B %.2f (tracing on; median of per-iteration ratios %.2f); tracing off %.2f\n",
 		a.median()/plain.median(), pairRatio(a, plain), aOff.median()/plain.median())
@@ -63,68 +115,76 @@ func typicalSpec(out io.Writer, b *glasstest.Browser, url string, c config) erro
 }
 
 // glassTypical is side A of the typical spec.
-func glassTypical(b *glasstest.Browser, url string, trace bool) (time.Duration, error) {
-	start := time.Now()
+func glassTypical(b *glasstest.Browser, url string, trace bool) (t timeline, err error) {
+	at := time.Now()
 	p, err := glasstest.OpenPage(b, url, glasstest.Approve(), glasstest.Trace(trace))
 	if err != nil {
-		return 0, err
+		return t, err
 	}
 	defer p.Close()
+	t.mark(partOpen, &at)
 	added := p.Do("add", map[string]string{"title": typicalTitle, "priority": "high"})
 	c := added.Result.Changed
 	switch {
 	case !added.Result.OK || added.Result.Expect == "":
-		return 0, fmt.Errorf("add: not a verified success: %s", added.GomegaString())
+		return t, fmt.Errorf("add: not a verified success: %s", added.GomegaString())
 	case c == nil || c.Records == nil || len(c.Records.Added) != 1 || c.Records.Total == nil || c.Records.Total.To != c.Records.Total.From+1:
-		return 0, fmt.Errorf("add: the diff does not show one added task: %s", added.GomegaString())
+		return t, fmt.Errorf("add: the diff does not show one added task: %s", added.GomegaString())
 	}
+	t.mark(partAdd, &at)
 	if err := checkRemoved(p.Do("remove@t1", nil), "t1"); err != nil {
-		return 0, err
+		return t, err
 	}
+	t.mark(partDelete, &at)
 	if err := p.Close(); err != nil {
-		return 0, err
+		return t, err
 	}
-	return time.Since(start), nil
+	t.mark(partClose, &at)
+	return t, nil
 }
 
 // plainTypical is side B of the typical spec: the same steps and checks in
 // plain playwright-go, in a context of its own.
-func plainTypical(br playwright.Browser, url string) (time.Duration, error) {
-	start := time.Now()
+func plainTypical(br playwright.Browser, url string) (t timeline, err error) {
+	at := time.Now()
 	ctx, p, err := openPlainIn(br, url, "#tasks li")
 	if err != nil {
-		return 0, err
+		return t, err
 	}
 	defer ctx.Close()
 	rows := p.Locator("#tasks li")
 	before, err := rows.Count()
 	if err != nil {
-		return 0, err
+		return t, err
 	}
+	t.mark(partOpen, &at)
 	if err := p.Locator("#new-title").Fill(typicalTitle); err != nil {
-		return 0, err
+		return t, err
 	}
 	if _, err := p.Locator("#new-priority").SelectOption(playwright.SelectOptionValues{Values: &[]string{"high"}}); err != nil {
-		return 0, err
+		return t, err
 	}
 	if err := p.Locator("#add-button").Click(); err != nil {
-		return 0, err
+		return t, err
 	}
 	if err := rows.Filter(playwright.LocatorFilterOptions{HasText: typicalTitle}).WaitFor(); err != nil {
-		return 0, fmt.Errorf("plain: wait for the new task: %w", err)
+		return t, fmt.Errorf("plain: wait for the new task: %w", err)
 	}
+	t.mark(partAdd, &at)
 	if _, err := plainRemove(p, "#tasks", "task", "t1"); err != nil {
-		return 0, err
+		return t, err
 	}
 	texts, err := rows.AllTextContents()
 	if err != nil {
-		return 0, err
+		return t, err
 	}
 	if len(texts) != before || !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, typicalTitle) }) {
-		return 0, fmt.Errorf("plain: %d rows after adding one and deleting one (want %d, with %q)", len(texts), before, typicalTitle)
+		return t, fmt.Errorf("plain: %d rows after adding one and deleting one (want %d, with %q)", len(texts), before, typicalTitle)
 	}
+	t.mark(partDelete, &at)
 	if err := ctx.Close(); err != nil {
-		return 0, err
+		return t, err
 	}
-	return time.Since(start), nil
+	t.mark(partClose, &at)
+	return t, nil
 }

@@ -290,27 +290,60 @@ func failures(p *probe.Probe) ([]probe.Seen, *probe.Outcome) {
 }
 
 func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.Outcome {
-	all, o := failures(p)
-	if o != nil {
+	if _, o := failures(p); o != nil {
 		return *o
 	}
-	provokeFailures(p)
-	all = runtimeReceipts(p)
-	judged := 0
-	for _, sn := range all {
+	// The failures are judged as they are provoked: a runtime that gets
+	// one wrong is told at the first, without the rest of the calls being
+	// made (those computed ahead and not started never start; see
+	// probe.Session.Wait). A runtime that gets none wrong is judged on
+	// every failure, as before.
+	a := &failureAudit{p: p, judge: judge}
+	if !a.next() {
+		provokeFailures(p, a.next)
+		a.next()
+	}
+	if a.bad != nil {
+		return *a.bad
+	}
+	if a.judged == 0 {
+		return probe.NotProbed("the run saw no failure")
+	}
+	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(a.judged)))
+}
+
+// failureAudit judges the failed receipts of a run in the order the run
+// saw them, each once.
+type failureAudit struct {
+	p     *probe.Probe
+	judge func(r *receipt.Receipt) string
+	// seen is how many of the run's receipts (runtimeReceipts, which only
+	// grows) have been looked at; judged how many of them were failures.
+	seen, judged int
+	bad          *probe.Outcome
+}
+
+// next judges the receipts the run saw since the last call and reports
+// whether a failure has been refused (a.bad).
+func (a *failureAudit) next() bool {
+	if a.bad != nil {
+		return true
+	}
+	all := runtimeReceipts(a.p)
+	for ; a.seen < len(all); a.seen++ {
+		sn := all[a.seen]
 		r := sn.Receipt
 		if r.Result.OK || !sn.ByRuntime {
 			continue
 		}
-		judged++
-		if pr := judge(r); pr != "" {
-			return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", r))
+		a.judged++
+		if pr := a.judge(r); pr != "" {
+			o := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", r))
+			a.bad = &o
+			return true
 		}
 	}
-	if judged == 0 {
-		return probe.NotProbed("the run saw no failure")
-	}
-	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(judged)))
+	return false
 }
 
 func CodeTable(p *probe.Probe) probe.Outcome {

@@ -2,9 +2,12 @@ package calls
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -116,5 +119,45 @@ func TestEchoMarkers(t *testing.T) {
 	bad["glassProbeKeys"] = keys
 	if pr := echoMarkersProblem(bad); !strings.Contains(pr, "does not say the 25 keys left out") {
 		t.Errorf("a marker that counts every key: got %q", pr)
+	}
+}
+
+// TestFailureAuditJudgesEachFailureOnceAsItComes: the audit of failed
+// receipts judges the failures the run saw since it last looked, each
+// once, skips successes and the harness's own receipts, and stops at the
+// first failure its judge refuses.
+func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
+	p := probe.Detached(nil, probe.Config{}).Probe(glasstest.TransportBridge)
+	failed := func(code receipt.Code, msg string) probe.Seen {
+		return probe.Seen{Receipt: &receipt.Receipt{Result: receipt.Result{Error: &receipt.Error{Code: code, Message: msg}}},
+			Transport: glasstest.TransportBridge, ByRuntime: true, What: msg}
+	}
+	var judged []string
+	a := &failureAudit{p: p, judge: func(r *receipt.Receipt) string {
+		judged = append(judged, r.Result.Error.Message)
+		if strings.HasPrefix(r.Result.Error.Message, "bad") {
+			return "refused"
+		}
+		return ""
+	}}
+	p.Record(failed(receipt.CodeInvalidParams, "one"))
+	p.Record(probe.Seen{Receipt: &receipt.Receipt{Result: receipt.Result{OK: true}}, Transport: glasstest.TransportBridge, ByRuntime: true})
+	harness := failed(receipt.CodeExecutionFailed, "the harness's own")
+	harness.ByRuntime = false
+	p.Record(harness)
+	if a.next() {
+		t.Fatal("refused a run whose failures are all fine")
+	}
+	p.Record(failed(receipt.CodeInvalidParams, "two"))
+	p.Record(failed(receipt.CodeInvalidParams, "bad three"))
+	p.Record(failed(receipt.CodeInvalidParams, "four"))
+	if !a.next() || a.bad == nil || !strings.Contains(a.bad.Message, "bad three: refused") {
+		t.Fatalf("want the audit stopped at the third failure, got %+v", a.bad)
+	}
+	if !a.next() {
+		t.Error("an audit that refused a failure judged again")
+	}
+	if want := []string{"one", "two", "bad three"}; !slices.Equal(judged, want) || a.judged != 3 {
+		t.Errorf("judged %q (%d), want %q", judged, a.judged, want)
 	}
 }

@@ -17,20 +17,36 @@ import (
 // calls are those their own checks make, once per run and transport: in a
 // whole run they cost nothing more. A call that could not be made is its
 // own check's to report.
-func provokeFailures(p *probe.Probe) {
+//
+// stop is asked after each call (or group of calls of one probe): when it
+// reports true, the audit has what it needs (its first violation) and no
+// further call is made.
+func provokeFailures(p *probe.Probe, stop func() bool) {
 	p.RefuseAhead(refusal.Refusals...)
 	for _, rf := range refusal.Refusals {
 		p.Refuse(rf)
+		if stop() {
+			return
+		}
 	}
 	m := p.Manifest()
 	for _, sc := range m.ExpectationFailures {
 		p.Scenario(sc, "expectationFailures")
+		if stop() {
+			return
+		}
 	}
 	for _, sc := range m.ExecutionFailures {
 		p.Scenario(sc, "executionFailures")
+		if stop() {
+			return
+		}
 	}
 	for _, sc := range m.Reveals {
 		_, _ = p.Reveal(sc)
+		if stop() {
+			return
+		}
 	}
-	stages.ProvokeFailures(p)
+	stages.ProvokeFailures(p, stop)
 }

@@ -9,14 +9,22 @@ import "github.com/glassworks/glass/conformance/internal/probe"
 // manifest's flowFailures. The calls are the ones the hand-off and flow
 // checks make (shared, not repeated); their receipts are recorded in the
 // run like any other. What a call could not do is left to its own check.
-func ProvokeFailures(p *probe.Probe) {
+// stop is asked after each call: when it reports true, no further call is
+// made (the audit asking has its violation).
+func ProvokeFailures(p *probe.Probe, stop func() bool) {
 	hs, _ := handoffTargets(p)
 	for _, h := range hs {
 		for _, answer := range h.outcomes {
 			_, _ = handoff(p, h, answer)
+			if stop() {
+				return
+			}
 		}
 	}
 	for i := range p.Manifest().FlowFailures {
 		_, _ = flowFailure(p, i)
+		if stop() {
+			return
+		}
 	}
 }
