@@ -311,8 +311,13 @@ func TestMutationMatrix(t *testing.T) {
 	all := matrixEntries(t)
 	rows := make([]row, len(all))
 	urls := make([]string, len(all))
+	// The rows share one pool of pages: a row's run is a few probes, and
+	// most of its opens can then reuse a page another row closed (each
+	// mutant is served from its own origin, whose storage is cleared).
+	pool := glasstest.NewPagePool()
+	defer pool.Close()
 	runRow := func(m matrixEntry, url string) row {
-		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule)}, m.opts...)
+		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule), withPageOptions(glasstest.Reuse(pool))}, m.opts...)
 		start := time.Now()
 		rep, err := Run(Target{URL: url, Browser: b}, opts...)
 		r := row{m: m, seconds: time.Since(start).Seconds()}

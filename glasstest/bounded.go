@@ -103,6 +103,11 @@ func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, er
 		v   any
 		err error
 	}
+	select {
+	case <-p.closed:
+		return nil, ErrPageClosed
+	default:
+	}
 	ch := make(chan out, 1)
 	go func() {
 		// playwright-go panics on argument types it cannot serialise; a
@@ -128,6 +133,15 @@ func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, er
 	case <-p.closed:
 		return nil, ErrPageClosed
 	case <-timer.C:
+		p.unhealthy.Store(true)
 		return nil, fmt.Errorf("%w after %s", ErrCallTimeout, timeout)
 	}
+}
+
+// forgetWindowName empties window.name, which outlives a navigation in
+// the same tab, on a page at about:blank (a kept page, see PagePool): no
+// page script runs there, and recycle's own timer bounds the call.
+func forgetWindowName(pg playwright.Page) error {
+	_, err := pg.Evaluate(`() => { window.name = "" }`)
+	return err
 }

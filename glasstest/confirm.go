@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/glassworks/glass/internal/hostlog"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -22,14 +23,14 @@ const rawBindingReason = "the host binding was called directly, not through glas
 // execution the harness has in flight and for that execution's action, is
 // put to the spec's policy. An approval carries a fresh ticket, recorded
 // so that VerifyConfirmations can tell a real approval from a claimed one.
-func (p *Page) confirm(req ConfirmRequest) confirmAnswer {
+func (p *Page) confirm(req ConfirmRequest) pagejs.ConfirmAnswer {
 	return p.answerConfirm(req, false)
 }
 
 // refuseRaw answers a message that came through the raw binding: a
 // confirmation request is recorded as unsolicited and denied, anything else
 // fails.
-func (p *Page) refuseRaw(msg hostMessage) any {
+func (p *Page) refuseRaw(msg pagejs.HostMessage) any {
 	if msg.Type != "confirm" {
 		return map[string]string{"status": "failed", "reason": rawBindingReason}
 	}
@@ -38,7 +39,7 @@ func (p *Page) refuseRaw(msg hostMessage) any {
 	return p.answerConfirm(req, true)
 }
 
-func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
+func (p *Page) answerConfirm(req ConfirmRequest, raw bool) pagejs.ConfirmAnswer {
 	p.mu.Lock()
 	call := p.host().bind(p, req, raw)
 	secrets := p.secretsFor(call)
@@ -47,12 +48,12 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	var hid bool
 	req, hid = hostlog.MaskConfirmRequest(req, secrets)
 	rec := ConfirmationRecord{Request: req, Solicited: call != nil, Raw: raw, SensitiveMasked: hid}
-	var ans confirmAnswer
+	var ans pagejs.ConfirmAnswer
 	switch {
 	case p.hostLog.ConfirmationsFull():
 		// A page that floods the host is denied once the record is full:
 		// nothing the page sends may grow the host's memory without bound.
-		return confirmAnswer{Reason: recordFull}
+		return pagejs.ConfirmAnswer{Reason: recordFull}
 	case raw:
 		ans.Reason = rawBindingReason
 	case call == nil:
@@ -77,7 +78,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) confirmAnswer {
 	rec.Approved, rec.Ticket, rec.Reason = ans.Approved, ans.Ticket, ans.Reason
 	if !p.hostLog.AddConfirmation(rec) {
 		// Filled by requests racing this one: no record backs a ticket.
-		return confirmAnswer{Reason: recordFull}
+		return pagejs.ConfirmAnswer{Reason: recordFull}
 	}
 	return ans
 }

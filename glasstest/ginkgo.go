@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/onsi/ginkgo/v2"
 )
 
@@ -29,7 +30,7 @@ func Open(url string, opts ...PageOption) *Page {
 	}
 	p.fail = func(err error) {
 		ginkgo.GinkgoHelper()
-		ginkgo.Fail(printable(err).Error())
+		ginkgo.Fail(pagejs.Printable(err).Error())
 	}
 	p.evidence = &specEvidence{number: pageNumber(ginkgo.CurrentSpecReport())}
 	coverOpen(p)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -47,8 +48,8 @@ func BreakHost(name string) (Option, error) {
 		}
 	case "host-throw-as-transport":
 		h.failure = func(p *Page, f callFailure) *receipt.Receipt {
-			if m, ok := asMarker(f.v); ok && f.err == nil && (m.Glass == "threw" || m.Glass == "rejected") {
-				return harnessReceipt(f.id, f.execID, receipt.CodeTransportFailed, markerMessage(m))
+			if m, ok := pagejs.AsMarker(f.v); ok && f.err == nil && (m.Glass == "threw" || m.Glass == "rejected") {
+				return harnessReceipt(f.id, f.execID, receipt.CodeTransportFailed, m.Text())
 			}
 			return failureReceipt(p, f)
 		}

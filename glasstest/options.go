@@ -63,6 +63,8 @@ type settings struct {
 	// host, when set, replaces the reference host: only in a test build
 	// of the conformance suite's host mutants (host.go).
 	host *host
+	// pool keeps the page for reuse (Reuse).
+	pool *PagePool
 }
 
 func defaults() settings {

@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
@@ -17,6 +17,8 @@ import (
 	"github.com/glassworks/glass/internal/browser"
 	"github.com/glassworks/glass/internal/evidence"
 	"github.com/glassworks/glass/internal/hostlog"
+	"github.com/glassworks/glass/internal/pagejs"
+	"github.com/glassworks/glass/internal/pagepool"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -24,53 +26,15 @@ import (
 // is refused in the page, before it crosses to Go, as RECEIPT_INVALID.
 const MaxReceiptBytes = receipt.MaxReceiptBytes
 
-const hostBinding = "__glassHostCall"
-
-// hostScript installs the host channels before any page script runs. The
-// property is neither writable nor configurable, so a page script cannot
-// swap the channel for its own; an answer also carries a ticket that only
-// the host can issue. Every message carries a per-page nonce kept in this
-// closure, so a page script that calls the raw binding instead of
-// glassHost is recognised (and never approved). The nonce never passes
-// through anything a page script can replace or observe: the message is
-// spelt out around the request's JSON with the JSON.stringify this script
-// captured before any page script ran, so an Object.prototype.toJSON or a
-// wrapped JSON.stringify sees the request, never the nonce.
-// runtimeReplaced pins the runtime global the first time the harness looks
-// at it and afterwards tells whether a page script has swapped it.
-//
-// js/host.js is the script; GLASS_HEAD and GLASS_WITH_CONFIRM are filled
-// in for each page (Page.hostScript), and it calls the binding by the
-// name hostBinding gives it.
-//
-//go:embed js/host.js
-var hostScript string
-
-// bridgeScript calls execute (or resume) on the runtime's global and
-// returns the receipt as JSON text, or a {"$glass": …} marker naming what
-// went wrong on the page side. A synchronous throw and an asynchronous
-// rejection are told apart, and nothing the page hands back (a getter, an
-// error whose toString throws) can make the script itself fail.
-//
-//go:embed js/bridge.js
-var bridgeScript string
-
-// snapshotScript reads the runtime's snapshot as JSON text, or a
-// {"$glass": …} marker, as bridgeScript does.
-//
-//go:embed js/snapshot.js
-var snapshotScript string
-
-// readyScript waits for the runtime and pins it (see hostScript).
-//
-//go:embed js/ready.js
-var readyScript string
-
 // Page is one page of the app under test in its own browser context: the
 // harness plays the agent runtime around the page's runtime.
 type Page struct {
-	pw       playwright.Page
-	context  playwright.BrowserContext
+	pw      playwright.Page
+	context playwright.BrowserContext
+	browser *Browser
+	// slot holds the context and page; with a pool (Reuse) other Pages
+	// own it before and after this one.
+	slot     *pagepool.Slot
 	url      string
 	settings settings
 	protocol string
@@ -109,6 +73,11 @@ type Page struct {
 	receipts     []*receipt.Receipt
 	snapshots    []*receipt.Snapshot
 	navigations  int
+	// tainted (Playwright was called) and unhealthy (a call timed out)
+	// keep the page out of its pool.
+	tainted, unhealthy atomic.Bool
+	// loaded is navigations once the page loaded.
+	loaded int
 }
 
 type pendingCall struct {
@@ -122,7 +91,7 @@ type pendingCall struct {
 // that does not run inside a Ginkgo spec.
 func OpenPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 	p, err := openPage(b, url, opts...)
-	return p, printable(err)
+	return p, pagejs.Printable(err)
 }
 
 func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
@@ -130,12 +99,8 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		return nil, errors.New("glasstest: open: no browser")
 	}
 	s := defaults().forPage(opts)
-	ctx, err := b.NewContext()
-	if err != nil {
-		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)
-	}
 	p := &Page{
-		context:  ctx,
+		browser:  b,
 		url:      url,
 		settings: s,
 		crashed:  make(chan struct{}),
@@ -146,65 +111,64 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		nonce:    newID("n_"),
 		fail:     func(error) {},
 	}
-	if err := p.install(); err != nil {
+	if !pooled(s) {
+		p.settings.pool = nil
+	} else if sl := s.pool.pool.Take(keyOf(b, s)); sl != nil {
+		// A kept page: its context has the host channel with its nonce.
+		p.slot, p.context, p.pw, p.nonce = sl, sl.Context, sl.Page, sl.Nonce
+		sl.SetOwner((*slotOwner)(p))
+		if err := p.load(); err != nil {
+			_ = sl.Context.Close()
+			return nil, err
+		}
+		return p, nil
+	}
+	ctx, err := b.NewContext()
+	if err != nil {
+		return nil, fmt.Errorf("glasstest: open %q: new context: %w", url, err)
+	}
+	p.context = ctx
+	sl, err := pagepool.New(ctx, pagejs.Binding, p.nonce, (*slotOwner)(p))
+	if err == nil {
+		p.slot = sl
+		err = p.host().beforeScripts(p)
+	}
+	if err == nil && s.trace {
+		err = evidence.StartTrace(ctx)
+	}
+	if err != nil {
 		_ = ctx.Close()
 		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
 	}
-	if s.trace {
-		if err := evidence.StartTrace(ctx); err != nil {
-			_ = ctx.Close()
-			return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
-		}
-	}
-	pg, err := ctx.NewPage()
-	if err != nil {
+	if p.pw, err = sl.Attach(); err != nil {
 		_ = ctx.Close()
 		return nil, fmt.Errorf("glasstest: open %q: new page: %w", url, err)
 	}
-	p.pw = pg
-	pg.OnCrash(func(playwright.Page) { p.once.crash.Do(func() { close(p.crashed) }) })
-	pg.OnClose(func(playwright.Page) { p.once.close.Do(func() { close(p.closed) }) })
-	pg.OnRequest(func(r playwright.Request) {
-		if r.IsNavigationRequest() && r.Frame() == pg.MainFrame() {
-			p.mu.Lock()
-			p.navRequested = true
-			p.mu.Unlock()
-		}
-	})
-	pg.OnFrameNavigated(func(f playwright.Frame) {
-		if f.ParentFrame() != nil {
-			return
-		}
-		p.mu.Lock()
-		if p.navRequested {
-			p.navigations++
-			p.navRequested = false
-		}
-		p.mu.Unlock()
-	})
-	timeout := float64(s.openTimeout.Milliseconds())
-	if _, err := pg.Goto(url, playwright.PageGotoOptions{Timeout: &timeout}); err != nil {
+	if err := p.load(); err != nil {
 		_ = ctx.Close()
-		return nil, fmt.Errorf("glasstest: open %q: %w", url, err)
+		return nil, err
 	}
-	if err := p.host().afterLoad(p); err != nil {
-		_ = ctx.Close()
-		return nil, fmt.Errorf("glasstest: open %q: install host channel: %w", url, err)
-	}
-	v, err := p.evaluate(s.openTimeout, readyScript, nil)
-	if err != nil {
-		_ = ctx.Close()
-		return nil, fmt.Errorf("glasstest: open %q: wait for the page runtime: %w", url, err)
-	}
-	p.protocol, _ = v.(string)
 	return p, nil
 }
 
-func (p *Page) install() error {
-	if err := p.context.ExposeBinding(hostBinding, p.onHostCall); err != nil {
-		return fmt.Errorf("expose host channel: %w", err)
+// load navigates p's page to its address and waits for the runtime.
+func (p *Page) load() error {
+	timeout := float64(p.settings.openTimeout.Milliseconds())
+	if _, err := p.pw.Goto(p.url, playwright.PageGotoOptions{Timeout: &timeout}); err != nil {
+		return fmt.Errorf("glasstest: open %q: %w", p.url, err)
 	}
-	return p.host().beforeScripts(p)
+	if err := p.host().afterLoad(p); err != nil {
+		return fmt.Errorf("glasstest: open %q: install host channel: %w", p.url, err)
+	}
+	v, err := p.evaluate(p.settings.openTimeout, pagejs.Ready, nil)
+	if err != nil {
+		return fmt.Errorf("glasstest: open %q: wait for the page runtime: %w", p.url, err)
+	}
+	p.protocol, _ = v.(string)
+	p.mu.Lock()
+	p.loaded = p.navigations
+	p.mu.Unlock()
+	return nil
 }
 
 // installChannels installs glassHost before any page script runs.
@@ -217,20 +181,21 @@ func installChannels(p *Page) error {
 }
 
 func (p *Page) hostScript() string {
-	withConfirm := "true"
-	if p.settings.policy.kind == policyNoChannel {
-		withConfirm = "false"
-	}
-	// The nonce is letters, digits and "_": it needs no escaping in JSON.
-	head := `{"nonce":"` + p.nonce + `","type":"`
-	return strings.NewReplacer("GLASS_HEAD", strconv.Quote(head), "GLASS_WITH_CONFIRM", withConfirm).Replace(hostScript)
+	return pagejs.HostScript(p.nonce, p.settings.policy.kind != policyNoChannel)
 }
 
-// Close closes the page's browser context. Closing twice does nothing.
+// Close closes the page's browser context (or gives its page back to the
+// pool it was opened with, see Reuse). Closing twice does nothing.
 func (p *Page) Close() error {
 	var err error
 	p.once.closeContext.Do(func() {
-		if cerr := p.context.Close(); cerr != nil {
+		var cerr error
+		if p.settings.pool != nil {
+			cerr = p.recycle()
+		} else {
+			cerr = p.context.Close()
+		}
+		if cerr != nil {
 			err = fmt.Errorf("glasstest: close %q: %w", p.url, cerr)
 		}
 	})
@@ -239,7 +204,10 @@ func (p *Page) Close() error {
 
 // Playwright returns the underlying Playwright page, for acting as the user
 // or for assertions Glass does not cover.
-func (p *Page) Playwright() playwright.Page { return p.pw }
+func (p *Page) Playwright() playwright.Page {
+	p.tainted.Store(true) // nothing tells what the caller changes: not kept
+	return p.pw
+}
 
 // URL is the address the page was opened at.
 func (p *Page) URL() string { return p.url }
@@ -260,18 +228,6 @@ func newID(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-type hostMessage struct {
-	Type    string          `json:"type"`
-	Request json.RawMessage `json:"request"`
-	Nonce   string          `json:"nonce"`
-}
-
-type confirmAnswer struct {
-	Approved bool   `json:"approved"`
-	Ticket   string `json:"ticket,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-}
-
 // onHostCall answers the runtime's requests on the host channel.
 func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	answer := func(v any) any {
@@ -279,12 +235,12 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 		return string(b)
 	}
 	if len(args) != 1 {
-		return answer(confirmAnswer{Reason: "malformed host request"})
+		return answer(pagejs.ConfirmAnswer{Reason: "malformed host request"})
 	}
 	text, _ := args[0].(string)
-	var msg hostMessage
+	var msg pagejs.HostMessage
 	if err := json.Unmarshal([]byte(text), &msg); err != nil {
-		return answer(confirmAnswer{Reason: "malformed host request"})
+		return answer(pagejs.ConfirmAnswer{Reason: "malformed host request"})
 	}
 	// A message without the host script's nonce came from a page script
 	// calling the raw binding: it is recorded (confirm) and refused.
@@ -295,7 +251,7 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	case "confirm":
 		var req ConfirmRequest
 		if err := json.Unmarshal(msg.Request, &req); err != nil {
-			return answer(confirmAnswer{Reason: "malformed confirmation request"})
+			return answer(pagejs.ConfirmAnswer{Reason: "malformed confirmation request"})
 		}
 		return answer(p.confirm(req))
 	case "handoff":
@@ -360,36 +316,6 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	return id, argsJSON
 }
 
-// marker is what the bridge script returns instead of a receipt when the
-// page side went wrong. It arrives as an object while a receipt always
-// arrives as text, so a runtime cannot pass one off as the other.
-type marker struct {
-	Glass   string
-	Got     string
-	Message string
-	Size    int
-}
-
-func asMarker(v any) (marker, bool) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return marker{}, false
-	}
-	str := func(k string) string { s, _ := m[k].(string); return s }
-	var size int
-	switch n := m["size"].(type) {
-	case int:
-		size = n
-	case int64:
-		size = int(n)
-	case float64:
-		size = int(n)
-	}
-	// The page bounds these texts with built-ins it can replace: bound
-	// them again here.
-	return marker{Glass: clip(str("$glass"), 40), Got: clip(str("got"), 80), Message: clip(str("message"), maxPageText), Size: size}, str("$glass") != ""
-}
-
 // navigationCount is how many documents the page has navigated to since
 // it was opened.
 func (p *Page) navigationCount() int {
@@ -449,20 +375,20 @@ func failureReceipt(_ *Page, f callFailure) *receipt.Receipt {
 		}
 		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
 	}
-	if m, ok := asMarker(v); ok {
+	if m, ok := pagejs.AsMarker(v); ok {
 		switch m.Glass {
 		case "missing":
 			return harnessReceipt(id, execID, receipt.CodeRuntimeMissing, "the page has no Glass runtime (globalThis.glassRuntime)")
 		case "protocol":
 			return harnessReceipt(id, execID, receipt.CodeProtocolMismatch, fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol))
 		case "threw", "rejected":
-			return harnessReceipt(id, execID, receipt.CodeExecutionFailed, markerMessage(m))
+			return harnessReceipt(id, execID, receipt.CodeExecutionFailed, m.Text())
 		default:
 			code := receipt.CodeReceiptInvalid
 			if m.Glass == "replaced" || m.Glass == "inspect" {
 				code = receipt.CodeTransportFailed
 			}
-			return harnessReceipt(id, execID, code, markerMessage(m))
+			return harnessReceipt(id, execID, code, m.Text())
 		}
 	}
 	if _, ok := v.(string); !ok {
@@ -511,16 +437,16 @@ func (p *Page) TrySnapshot() (*receipt.Snapshot, error) {
 
 func (p *Page) trySnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	s, err := p.readSnapshot(timeout)
-	return s, printable(err)
+	return s, pagejs.Printable(err)
 }
 
 func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
-	v, err := p.evaluate(timeout, snapshotScript, []any{map[string]any{}, MaxReceiptBytes})
+	v, err := p.evaluate(timeout, pagejs.Snapshot, []any{map[string]any{}, MaxReceiptBytes})
 	if err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}
-	if m, ok := asMarker(v); ok {
-		return nil, fmt.Errorf("glasstest: snapshot %q: %s", p.url, markerMessage(m))
+	if m, ok := pagejs.AsMarker(v); ok {
+		return nil, fmt.Errorf("glasstest: snapshot %q: %s", p.url, m.Text())
 	}
 	text, _ := v.(string)
 	if len(text) > MaxReceiptBytes {
@@ -540,54 +466,4 @@ func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	p.snapshots = append(p.snapshots, s)
 	p.mu.Unlock()
 	return s, nil
-}
-
-func markerMessage(m marker) string {
-	switch m.Glass {
-	case "missing":
-		return "the page has no Glass runtime (globalThis.glassRuntime)"
-	case "protocol":
-		return fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol)
-	case "threw":
-		return "the runtime threw synchronously: " + m.Message
-	case "rejected":
-		return "the runtime's promise rejected: " + m.Message
-	case "snapshotfailed":
-		return "the runtime's snapshot failed: " + m.Message
-	case "replaced":
-		return "the runtime global (globalThis.glassRuntime) was replaced after the page loaded"
-	case "inspect":
-		return "the runtime global cannot be inspected: " + m.Message
-	case "unserializable":
-		return "the runtime's answer cannot be serialised to JSON: " + m.Message
-	case "empty":
-		return "the runtime answered with nothing (undefined)"
-	case "toolarge":
-		return fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", m.Size, MaxReceiptBytes)
-	}
-	return "the runtime returned nothing usable: " + m.Glass
-}
-
-// printableError is an error whose text carries page-provided text (a
-// message the runtime threw, a Playwright error quoting the page), shown
-// as receipt.PrintableText shows it so that printing the error cannot
-// recolour or rewrite a terminal; errors.Is and errors.As still reach the
-// cause.
-type printableError struct {
-	err  error
-	text string
-}
-
-func (e *printableError) Error() string { return e.text }
-func (e *printableError) Unwrap() error { return e.err }
-
-func printable(err error) error {
-	if err == nil {
-		return nil
-	}
-	s := err.Error()
-	if t := receipt.PrintableText(s); t != s {
-		return &printableError{err: err, text: t}
-	}
-	return err
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -19,8 +20,8 @@ func TestMarkerMessagesNameTheCause(t *testing.T) {
 		"toolarge":       "over the 4194304-byte bound",
 		"empty":          "answered with nothing",
 	} {
-		if got := markerMessage(marker{Glass: kind, Message: "boom", Size: 5 << 20}); !strings.Contains(got, want) {
-			t.Errorf("markerMessage(%s) = %q, want it to contain %q", kind, got, want)
+		if got := (pagejs.Marker{Glass: kind, Message: "boom", Size: 5 << 20}).Text(); !strings.Contains(got, want) {
+			t.Errorf("Marker{%s}.Text() = %q, want it to contain %q", kind, got, want)
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 type Target struct {
 	// URL is the page under test.
 	URL string
-	// Browser runs the probes; each probe gets a fresh browser context.
+	// Browser runs the probes; each probe gets a fresh page (a new
+	// browser context, or one of the run's kept pages, cleared).
 	// Default: glasstest.Shared().
 	Browser *glasstest.Browser
 }

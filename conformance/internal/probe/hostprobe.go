@@ -12,7 +12,7 @@ import (
 
 // hostOptions are the page options the run was given (Config.PageOptions).
 func (s *Session) hostOptions() []glasstest.PageOption {
-	return s.cfg.PageOptions
+	return append([]glasstest.PageOption{glasstest.Reuse(s.pool)}, s.cfg.PageOptions...)
 }
 
 // fixtureServer serves the fault fixtures on loopback for one run.
@@ -40,6 +40,7 @@ func (s *Session) fixtures() (string, error) {
 
 // Close stops what the run started for its probes.
 func (s *Session) Close() {
+	_ = s.pool.Close()
 	s.mu.Lock()
 	e := s.memos["fixture-server"]
 	s.mu.Unlock()

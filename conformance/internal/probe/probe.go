@@ -31,7 +31,8 @@ func (p *Probe) Base() *receipt.Snapshot { return p.s.base }
 func (p *Probe) Manifest() *manifest.Manifest { return p.s.cfg.Manifest }
 
 // Open opens ref (resolved against the target URL; "" is the target) in a
-// fresh browser context.
+// fresh page: a new browser context, or a page of the run's pool whose
+// storage was cleared (glasstest.PagePool).
 func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	u, err := p.s.resolve(ref)
 	if err != nil {

@@ -69,6 +69,10 @@ type Session struct {
 	neverReady string
 	// unavailable says why a transport cannot reach the runtime.
 	unavailable map[glasstest.Transport]string
+	// pool keeps the pages probes closed for the next probe's open: a
+	// page navigated again, its origin's storage cleared, costs less than
+	// half a new context and page (glasstest.PagePool).
+	pool *glasstest.PagePool
 
 	mu    sync.Mutex
 	pages int
@@ -174,11 +178,12 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 			return nil, &setupError{url: url, cause: FirstLine(err.Error())}
 		}
 	}
-	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}}
+	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}, pool: glasstest.NewPagePool()}
 	if cfg.Ahead > 0 {
 		s.ahead = make(chan struct{}, cfg.Ahead)
 	}
 	if err := s.setup(); err != nil {
+		_ = s.pool.Close()
 		return nil, err
 	}
 	return s, nil
@@ -187,7 +192,7 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 // setup opens the page once to learn what it declares. Every failure here
 // is a set-up error with one clear cause.
 func (s *Session) setup() error {
-	p, err := glasstest.OpenPage(s.browser, s.url, glasstest.Timeout(s.cfg.CallTimeout))
+	p, err := glasstest.OpenPage(s.browser, s.url, glasstest.Timeout(s.cfg.CallTimeout), glasstest.Reuse(s.pool))
 	if err != nil {
 		cause := openCause(err)
 		if s.neverReadyAfter(cause) {

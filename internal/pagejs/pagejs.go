@@ -1,0 +1,164 @@
+// Package pagejs holds the scripts the harness runs in the page under
+// test, and reads what they answer when the page side went wrong.
+package pagejs
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/glassworks/glass/receipt"
+)
+
+// Binding is the name of the host channel's binding, the one the host
+// script calls.
+const Binding = "__glassHostCall"
+
+// hostScript installs the host channels before any page script runs. The
+// property is neither writable nor configurable, so a page script cannot
+// swap the channel for its own; an answer also carries a ticket that only
+// the host can issue. Every message carries a per-page nonce kept in this
+// closure, so a page script that calls the raw binding instead of
+// glassHost is recognised (and never approved). The nonce never passes
+// through anything a page script can replace or observe: the message is
+// spelt out around the request's JSON with the JSON.stringify this script
+// captured before any page script ran, so an Object.prototype.toJSON or a
+// wrapped JSON.stringify sees the request, never the nonce.
+// runtimeReplaced pins the runtime global the first time the harness looks
+// at it and afterwards tells whether a page script has swapped it.
+//
+// js/host.js is the script; GLASS_HEAD and GLASS_WITH_CONFIRM are filled
+// in for each page (HostScript), and it calls the binding by the name
+// Binding gives it.
+//
+//go:embed js/host.js
+var hostScript string
+
+// HostScript is the host script of a page whose messages carry nonce
+// (letters, digits and "_"), with or without the confirmation channel.
+func HostScript(nonce string, withConfirm bool) string {
+	// The nonce needs no escaping in JSON.
+	head := `{"nonce":"` + nonce + `","type":"`
+	return strings.NewReplacer("GLASS_HEAD", strconv.Quote(head), "GLASS_WITH_CONFIRM", strconv.FormatBool(withConfirm)).Replace(hostScript)
+}
+
+// HostMessage is a message of the host script on the binding: a
+// confirmation or hand-off request, with the page's nonce.
+type HostMessage struct {
+	Type    string          `json:"type"`
+	Request json.RawMessage `json:"request"`
+	Nonce   string          `json:"nonce"`
+}
+
+// ConfirmAnswer is the host's answer to a confirmation request.
+type ConfirmAnswer struct {
+	Approved bool   `json:"approved"`
+	Ticket   string `json:"ticket,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Bridge calls execute (or resume) on the runtime's global and returns
+// the receipt as JSON text, or a {"$glass": …} marker naming what went
+// wrong on the page side. A synchronous throw and an asynchronous
+// rejection are told apart, and nothing the page hands back (a getter, an
+// error whose toString throws) can make the script itself fail.
+//
+//go:embed js/bridge.js
+var Bridge string
+
+// Snapshot reads the runtime's snapshot as JSON text, or a {"$glass": …}
+// marker, as Bridge does.
+//
+//go:embed js/snapshot.js
+var Snapshot string
+
+// Ready waits for the runtime and pins it (see hostScript).
+//
+//go:embed js/ready.js
+var Ready string
+
+// Marker is what the bridge script returns instead of a receipt when the
+// page side went wrong. It arrives as an object while a receipt always
+// arrives as text, so a runtime cannot pass one off as the other.
+type Marker struct {
+	Glass   string
+	Got     string
+	Message string
+	Size    int
+}
+
+// AsMarker reads v as a marker.
+func AsMarker(v any) (Marker, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Marker{}, false
+	}
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	var size int
+	switch n := m["size"].(type) {
+	case int:
+		size = n
+	case int64:
+		size = int(n)
+	case float64:
+		size = int(n)
+	}
+	// The page bounds these texts with built-ins it can replace: bound
+	// them again here.
+	clip := receipt.Clip
+	return Marker{Glass: clip(str("$glass"), 40), Got: clip(str("got"), 80), Message: clip(str("message"), receipt.MaxTextChars), Size: size}, str("$glass") != ""
+}
+
+// Text says what went wrong, in a line for a receipt's message.
+func (m Marker) Text() string {
+	switch m.Glass {
+	case "missing":
+		return "the page has no Glass runtime (globalThis.glassRuntime)"
+	case "protocol":
+		return fmt.Sprintf("the page runtime speaks %q, want %q", m.Got, receipt.Protocol)
+	case "threw":
+		return "the runtime threw synchronously: " + m.Message
+	case "rejected":
+		return "the runtime's promise rejected: " + m.Message
+	case "snapshotfailed":
+		return "the runtime's snapshot failed: " + m.Message
+	case "replaced":
+		return "the runtime global (globalThis.glassRuntime) was replaced after the page loaded"
+	case "inspect":
+		return "the runtime global cannot be inspected: " + m.Message
+	case "unserializable":
+		return "the runtime's answer cannot be serialised to JSON: " + m.Message
+	case "empty":
+		return "the runtime answered with nothing (undefined)"
+	case "toolarge":
+		return fmt.Sprintf("the answer is %d bytes, over the %d-byte bound (MaxReceiptBytes)", m.Size, receipt.MaxReceiptBytes)
+	}
+	return "the runtime returned nothing usable: " + m.Glass
+}
+
+// printableError is an error whose text carries page-provided text (a
+// message the runtime threw, a Playwright error quoting the page), shown
+// as receipt.PrintableText shows it so that printing the error cannot
+// recolour or rewrite a terminal; errors.Is and errors.As still reach the
+// cause.
+type printableError struct {
+	err  error
+	text string
+}
+
+func (e *printableError) Error() string { return e.text }
+func (e *printableError) Unwrap() error { return e.err }
+
+// Printable is err, shown as receipt.PrintableText shows its text.
+func Printable(err error) error {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if t := receipt.PrintableText(s); t != s {
+		return &printableError{err: err, text: t}
+	}
+	return err
+}

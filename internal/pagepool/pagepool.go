@@ -1,0 +1,222 @@
+// Package pagepool keeps browser pages for reuse: glasstest.PagePool. A
+// Slot is a browser context and its one page, with the host channel's
+// binding and the page's event handlers installed once; they act for the
+// Owner of the slot now, and for none between two owners. A Pool keeps
+// slots whose owners closed them, once Reset cleared what their page
+// could have stored.
+package pagepool
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
+)
+
+// Owner is what a slot's page reports to, and the host channel answers
+// for: a glasstest page.
+type Owner interface {
+	HostCall(src *playwright.BindingSource, args ...any) any
+	// Gone: the page crashed, or closed.
+	Gone(crashed bool)
+	// Navigation: the main frame requested a navigation (committed
+	// false), or committed one.
+	Navigation(committed bool)
+}
+
+// Slot is a browser context and its one page.
+type Slot struct {
+	Context playwright.BrowserContext
+	Page    playwright.Page
+	// Nonce is the host script's, installed in the context once; every
+	// owner of the slot uses it.
+	Nonce string
+	cdp   playwright.CDPSession
+
+	mu    sync.Mutex
+	owner Owner
+	dead  bool
+}
+
+// New makes owner the owner of a slot over ctx and exposes the host
+// channel's binding in ctx.
+func New(ctx playwright.BrowserContext, binding, nonce string, owner Owner) (*Slot, error) {
+	s := &Slot{Context: ctx, Nonce: nonce, owner: owner}
+	if err := ctx.ExposeBinding(binding, s.hostCall); err != nil {
+		return nil, fmt.Errorf("expose host channel: %w", err)
+	}
+	return s, nil
+}
+
+// Owner is the slot's owner now (nil between two owners).
+func (s *Slot) Owner() Owner {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.owner
+}
+
+// SetOwner hands the slot to o (nil: to nobody).
+func (s *Slot) SetOwner(o Owner) {
+	s.mu.Lock()
+	s.owner = o
+	s.mu.Unlock()
+}
+
+// hostCall answers the host channel for the owner; between two owners a
+// request is refused.
+func (s *Slot) hostCall(src *playwright.BindingSource, args ...any) any {
+	if o := s.Owner(); o != nil {
+		return o.HostCall(src, args...)
+	}
+	return `{"approved":false,"reason":"the page has no owner"}`
+}
+
+// Attach creates the slot's page (after the tracing started, when it
+// does) and installs its event handlers.
+func (s *Slot) Attach() (playwright.Page, error) {
+	pg, err := s.Context.NewPage()
+	if err != nil {
+		return nil, err
+	}
+	s.Page = pg
+	gone := func(crashed bool) func(playwright.Page) {
+		return func(playwright.Page) {
+			s.mu.Lock()
+			s.dead = true
+			o := s.owner
+			s.mu.Unlock()
+			if o != nil {
+				o.Gone(crashed)
+			}
+		}
+	}
+	pg.OnCrash(gone(true))
+	pg.OnClose(gone(false))
+	pg.OnRequest(func(r playwright.Request) {
+		if o := s.Owner(); o != nil && r.IsNavigationRequest() && r.Frame() == pg.MainFrame() {
+			o.Navigation(false)
+		}
+	})
+	pg.OnFrameNavigated(func(f playwright.Frame) {
+		if o := s.Owner(); o != nil && f.ParentFrame() == nil {
+			o.Navigation(true)
+		}
+	})
+	return pg, nil
+}
+
+// Sole tells whether the slot's page is alive, alone in its context, and
+// without frames of its own.
+func (s *Slot) Sole() bool {
+	s.mu.Lock()
+	dead := s.dead
+	s.mu.Unlock()
+	return !dead && len(s.Page.Frames()) == 1 && len(s.Context.Pages()) == 1
+}
+
+// ResetTimeout bounds Reset.
+const ResetTimeout = 3 * time.Second
+
+// Reset takes the page to about:blank and clears what the page at address
+// could have stored: the context's cookies and permissions, every storage
+// of address's origin (local and session storage, IndexedDB, caches,
+// service workers), and window.name (forget, which runs a script in the
+// page at about:blank). False when a step failed or Reset took longer
+// than ResetTimeout: the caller closes the context, which ends a step
+// still waiting.
+func (s *Slot) Reset(address string, forget func(playwright.Page) error) bool {
+	u, err := url.Parse(address)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	done := make(chan bool, 1)
+	go func() {
+		defer func() {
+			if recover() != nil {
+				done <- false
+			}
+		}()
+		done <- s.clear(u.Scheme+"://"+u.Host, forget) == nil
+	}()
+	timer := time.NewTimer(ResetTimeout)
+	defer timer.Stop()
+	select {
+	case ok := <-done:
+		return ok
+	case <-timer.C:
+		return false
+	}
+}
+
+func (s *Slot) clear(origin string, forget func(playwright.Page) error) error {
+	ms := float64(ResetTimeout.Milliseconds())
+	if _, err := s.Page.Goto("about:blank", playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+		return err
+	}
+	if s.cdp == nil {
+		cdp, err := s.Context.NewCDPSession(s.Page)
+		if err != nil {
+			return err
+		}
+		s.cdp = cdp
+	}
+	if _, err := s.cdp.Send("Storage.clearDataForOrigin", map[string]any{"origin": origin, "storageTypes": "all"}); err != nil {
+		return err
+	}
+	return errors.Join(s.Context.ClearCookies(), s.Context.ClearPermissions(), forget(s.Page))
+}
+
+// Pool keeps slots by key. Safe for concurrent use.
+type Pool struct {
+	mu     sync.Mutex
+	idle   map[any][]*Slot
+	closed bool
+}
+
+// Take returns a kept slot for key, or nil.
+func (p *Pool) Take(key any) *Slot {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	slots := p.idle[key]
+	if len(slots) == 0 {
+		return nil
+	}
+	s := slots[len(slots)-1]
+	p.idle[key] = slots[:len(slots)-1]
+	return s
+}
+
+// Put keeps s for key; false when the pool is closed (the caller closes
+// the slot's context).
+func (p *Pool) Put(key any, s *Slot) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return false
+	}
+	if p.idle == nil {
+		p.idle = map[any][]*Slot{}
+	}
+	p.idle[key] = append(p.idle[key], s)
+	return true
+}
+
+// Close closes every context the pool keeps; a slot put later is not
+// kept.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	var errs []error
+	for _, slots := range idle {
+		for _, s := range slots {
+			errs = append(errs, s.Context.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
