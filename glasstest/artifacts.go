@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/internal/evidence"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -92,6 +93,9 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	in.Confirmations = append([]ConfirmationRecord{}, p.hostLog.Confirmations()...)
 	in.Secrets = p.secretSet()
 	in.Screenshot = func(path string) error {
+		if p.settings.pool != nil && !pageAlive(p) {
+			return ErrPageClosed // its browser page may be another Page's now
+		}
 		return evidence.Bounded(func() error {
 			_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
 				Path:    playwright.String(path),
@@ -108,7 +112,7 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 			return evidence.StopTraceScrubbed(p.context, path, in.Secrets)
 		}
 	}
-	a, err := evidence.Save(dir, in, firstLine)
+	a, err := evidence.Save(dir, in, pagejs.FirstLine)
 	if err != nil {
 		return a, fmt.Errorf("glasstest: save artifacts: %w", err)
 	}

@@ -103,13 +103,17 @@ func (p *Page) bounded(timeout time.Duration, call func() (any, error)) (any, er
 		v   any
 		err error
 	}
+	// Counted before the closed check: recycle closes p, then reads it.
+	p.inflight.Add(1)
 	select {
 	case <-p.closed:
+		p.inflight.Add(-1)
 		return nil, ErrPageClosed
 	default:
 	}
 	ch := make(chan out, 1)
 	go func() {
+		defer p.inflight.Add(-1)
 		// playwright-go panics on argument types it cannot serialise; a
 		// panic on this goroutine would end the whole test binary.
 		defer func() {

@@ -94,6 +94,7 @@ func (p *Page) handoff(raw json.RawMessage) handoffAnswer {
 }
 
 func (p *Page) runHandoff(execID string, fn func(*Handoff) HandoffOutcome, req HandoffRequest) handoffAnswer {
+	p.tainted.Store(true) // the handler gets the Playwright page
 	h := &Handoff{Request: req, page: p.pw, expired: make(chan struct{})}
 	var once sync.Once
 	expire := func() { once.Do(func() { close(h.expired) }) }

@@ -64,7 +64,7 @@ func BreakHost(name string) (Option, error) {
 		// A crash, a close and a navigation are any failed evaluation.
 		h.failure = func(p *Page, f callFailure) *receipt.Receipt {
 			if f.err != nil {
-				return harnessReceipt(f.id, f.execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(f.err.Error()))
+				return harnessReceipt(f.id, f.execID, receipt.CodeTransportFailed, "evaluate in the page: "+pagejs.FirstLine(f.err.Error()))
 			}
 			return failureReceipt(p, f)
 		}

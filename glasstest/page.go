@@ -76,6 +76,8 @@ type Page struct {
 	// tainted (Playwright was called) and unhealthy (a call timed out)
 	// keep the page out of its pool.
 	tainted, unhealthy atomic.Bool
+	// inflight counts the bounded calls not yet returned from Playwright.
+	inflight atomic.Int32
 	// loaded is navigations once the page loaded.
 	loaded int
 }
@@ -373,7 +375,7 @@ func failureReceipt(_ *Page, f callFailure) *receipt.Receipt {
 		case errors.Is(err, ErrCallTimeout):
 			return harnessReceipt(id, execID, receipt.CodeCallTimeout, "the page did not answer: "+err.Error())
 		}
-		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+firstLine(err.Error()))
+		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "evaluate in the page: "+pagejs.FirstLine(err.Error()))
 	}
 	if m, ok := pagejs.AsMarker(v); ok {
 		switch m.Glass {
@@ -395,13 +397,6 @@ func failureReceipt(_ *Page, f callFailure) *receipt.Receipt {
 		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, fmt.Sprintf("the bridge returned %T, want JSON text", v))
 	}
 	return nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // harnessReceipt is a receipt the harness writes for a failure of its own.

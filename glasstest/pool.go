@@ -33,7 +33,8 @@ func (pl *PagePool) Close() error { return pl.pool.Close() }
 
 // Reuse opens the page in a page of pool kept for the same browser and
 // host channel, when there is one, and gives the page back to pool at
-// Close (see PagePool).
+// Close (see PagePool). After Close, such a Page's Playwright page, and a
+// hand-off's, may be the next Page's: do not keep them past Close.
 func Reuse(pool *PagePool) PageOption {
 	return pageOnly(func(s *settings) { s.pool = pool })
 }
@@ -69,13 +70,13 @@ func (p *Page) recycle() error {
 }
 
 func (p *Page) keepable() bool {
-	if p.tainted.Load() || p.unhealthy.Load() {
+	if p.tainted.Load() || p.unhealthy.Load() || p.inflight.Load() > 0 {
 		return false
 	}
 	p.mu.Lock()
 	busy := p.navigations != p.loaded || p.navRequested || len(p.pending) > 0
 	p.mu.Unlock()
-	return !busy && p.slot.Sole()
+	return !busy && p.slot.Sole(p.url)
 }
 
 // slotOwner is a Page as the owner of its slot.
@@ -84,6 +85,8 @@ type slotOwner Page
 func (o *slotOwner) HostCall(src *playwright.BindingSource, args ...any) any {
 	return (*Page)(o).onHostCall(src, args...)
 }
+
+func (o *slotOwner) Taint() { o.tainted.Store(true) }
 
 func (o *slotOwner) Gone(crashed bool) {
 	if crashed {

@@ -79,7 +79,7 @@ var _ = Describe("A page pool (Reuse)", func() {
 		Expect(errors.Is(err, glasstest.ErrPageClosed)).To(BeTrue(), "%v", err)
 	})
 
-	It("keeps no page that was handed out, navigated, or has another host script", func() {
+	It("keeps no page that was handed out, navigated, attached a frame, or has another host script", func() {
 		handedOut := open()
 		_ = handedOut.Playwright()
 		Expect(handedOut.Close()).To(Succeed())
@@ -92,6 +92,12 @@ var _ = Describe("A page pool (Reuse)", func() {
 		Eventually(func() int { return glasstest.Navigations(navigated) }).Should(Equal(2))
 		Expect(navigated.Close()).To(Succeed())
 		Expect(glasstest.BrowserPage(navigated).IsClosed()).To(BeTrue())
+
+		framed := open()
+		_, err = framed.Evaluate(`() => { const f = document.createElement("iframe"); document.body.append(f); f.remove(); return 1 }`, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(framed.Close()).To(Succeed())
+		Expect(glasstest.BrowserPage(framed).IsClosed()).To(BeTrue())
 
 		kept := open()
 		Expect(kept.Close()).To(Succeed())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -24,7 +25,7 @@ const GlassInputMember = "$glass"
 func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s settings, navBefore int) (*receipt.Receipt, bool) {
 	snap, err := p.trySnapshot(s.timeout)
 	if err != nil {
-		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "map the action to a WebMCP tool: "+firstLine(err.Error())), false
+		return harnessReceipt(id, execID, receipt.CodeTransportFailed, "map the action to a WebMCP tool: "+pagejs.FirstLine(err.Error())), false
 	}
 	// The harness answers for the page only where a WebMCP client would
 	// stop before calling a tool; it then reports the revision it saw.
@@ -39,7 +40,7 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		// tool, and a tool input is always an object.
 		msg := "a WebMCP tool input must be a JSON object"
 		if err != nil {
-			msg = "arguments are not valid JSON: " + firstLine(err.Error())
+			msg = "arguments are not valid JSON: " + pagejs.FirstLine(err.Error())
 		}
 		return before(receipt.CodeInvalidArgs, msg), false
 	}
@@ -57,7 +58,7 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		}
 		r, _ := p.toReceipt(id, execID, nil, err, navBefore)
 		if r.Code() == receipt.CodeTransportFailed {
-			r.Result.Error.Message = clip(firstLine(err.Error()), maxPageText)
+			r.Result.Error.Message = clip(pagejs.FirstLine(err.Error()), maxPageText)
 		}
 		return r, false
 	}

@@ -162,3 +162,11 @@ func Printable(err error) error {
 	}
 	return err
 }
+
+// FirstLine is s up to its first line break.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

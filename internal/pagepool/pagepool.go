@@ -22,6 +22,9 @@ type Owner interface {
 	HostCall(src *playwright.BindingSource, args ...any) any
 	// Gone: the page crashed, or closed.
 	Gone(crashed bool)
+	// Taint: the page attached a frame, or its context opened another
+	// page: what they stored is not Reset's to clear.
+	Taint()
 	// Navigation: the main frame requested a navigation (committed
 	// false), or committed one.
 	Navigation(committed bool)
@@ -93,6 +96,13 @@ func (s *Slot) Attach() (playwright.Page, error) {
 			}
 		}
 	}
+	taint := func() {
+		if o := s.Owner(); o != nil {
+			o.Taint()
+		}
+	}
+	pg.OnFrameAttached(func(playwright.Frame) { taint() })
+	s.Context.OnPage(func(playwright.Page) { taint() })
 	pg.OnCrash(gone(true))
 	pg.OnClose(gone(false))
 	pg.OnRequest(func(r playwright.Request) {
@@ -108,13 +118,26 @@ func (s *Slot) Attach() (playwright.Page, error) {
 	return pg, nil
 }
 
-// Sole tells whether the slot's page is alive, alone in its context, and
-// without frames of its own.
-func (s *Slot) Sole() bool {
+// Sole tells whether the slot's page is alive, alone in its context,
+// without frames of its own, and still on address's origin.
+func (s *Slot) Sole(address string) bool {
 	s.mu.Lock()
 	dead := s.dead
 	s.mu.Unlock()
-	return !dead && len(s.Page.Frames()) == 1 && len(s.Context.Pages()) == 1
+	return !dead && len(s.Page.Frames()) == 1 && len(s.Context.Pages()) == 1 && sameOrigin(s.Page.URL(), address)
+}
+
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+}
+
+// Dead tells whether the slot's page crashed or closed.
+func (s *Slot) Dead() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dead
 }
 
 // ResetTimeout bounds Reset.
@@ -177,16 +200,19 @@ type Pool struct {
 }
 
 // Take returns a kept slot for key, or nil.
+// A kept page whose renderer died while it waited is closed, not taken.
 func (p *Pool) Take(key any) *Slot {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	slots := p.idle[key]
-	if len(slots) == 0 {
-		return nil
+	for slots := p.idle[key]; len(slots) > 0; slots = p.idle[key] {
+		s := slots[len(slots)-1]
+		p.idle[key] = slots[:len(slots)-1]
+		if !s.Dead() {
+			return s
+		}
+		go s.Context.Close()
 	}
-	s := slots[len(slots)-1]
-	p.idle[key] = slots[:len(slots)-1]
-	return s
+	return nil
 }
 
 // Put keeps s for key; false when the pool is closed (the caller closes
