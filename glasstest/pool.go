@@ -17,10 +17,10 @@ import (
 // that the HTTP cache stays warm and history.length grows.
 //
 // A page is kept only when nothing can have changed it beyond its
-// document: a Page whose Playwright() was called, that navigated,
-// crashed or closed, whose call timed out or is still in flight, or that
-// has frames or opened another page, is closed as without a pool; so is a
-// Page opened with tracing on. The conformance suite opens its probes'
+// document: a Page whose Playwright() was called or that had a hand-off,
+// that navigated or left its origin, crashed or closed, whose call timed
+// out or is still in flight, or that attached a frame or opened another
+// page, is closed as without a pool; so is a Page opened with tracing on. The conformance suite opens its probes'
 // pages with one pool per run. Safe for concurrent use.
 type PagePool struct{ pool pagepool.Pool }
 
