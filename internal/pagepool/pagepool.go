@@ -7,6 +7,7 @@
 package pagepool
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
+
+	"github.com/glassworks/glass/internal/pagejs"
 )
 
 // Owner is what a slot's page reports to, and the host channel answers
@@ -74,7 +77,8 @@ func (s *Slot) hostCall(src *playwright.BindingSource, args ...any) any {
 	if o := s.Owner(); o != nil {
 		return o.HostCall(src, args...)
 	}
-	return `{"approved":false,"reason":"the page has no owner"}`
+	b, _ := json.Marshal(pagejs.ConfirmAnswer{Reason: "the page has no owner"})
+	return string(b)
 }
 
 // Attach creates the slot's page (after the tracing started, when it
