@@ -317,7 +317,7 @@ func TestMutationMatrix(t *testing.T) {
 	pool := glasstest.NewPagePool()
 	defer pool.Close()
 	runRow := func(m matrixEntry, url string) row {
-		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule), withPageOptions(glasstest.Reuse(pool))}, m.opts...)
+		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule), withPool(pool)}, m.opts...)
 		start := time.Now()
 		rep, err := Run(Target{URL: url, Browser: b}, opts...)
 		r := row{m: m, seconds: time.Since(start).Seconds()}

@@ -14,3 +14,12 @@ func withPageOptions(opts ...glasstest.PageOption) Option {
 		return nil
 	}
 }
+
+// withPool has the run keep its probes' pages in pool, the set-up's page
+// included: the mutation matrix's rows share one.
+func withPool(pool *glasstest.PagePool) Option {
+	return func(c *engine.Config) error {
+		c.Pool = pool
+		return nil
+	}
+}

@@ -50,6 +50,10 @@ type Config struct {
 	// PageOptions are given to every page the run opens, after the run's
 	// own (the mutation matrix passes its host mutants this way).
 	PageOptions []glasstest.PageOption
+	// Pool keeps the pages the run's probes close, the set-up's page
+	// included; nil: the session keeps its own and closes it with the
+	// session. The mutation matrix's runs share one.
+	Pool *glasstest.PagePool
 }
 
 // Session is what the probes of one run share: the page's first snapshot
@@ -73,6 +77,8 @@ type Session struct {
 	// page navigated again, its origin's storage cleared, costs less than
 	// half a new context and page (glasstest.PagePool).
 	pool *glasstest.PagePool
+	// ownPool is true when the session made pool and closes it.
+	ownPool bool
 
 	mu    sync.Mutex
 	pages int
@@ -178,15 +184,25 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 			return nil, &setupError{url: url, cause: FirstLine(err.Error())}
 		}
 	}
-	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}, pool: glasstest.NewPagePool()}
+	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}, pool: cfg.Pool}
+	if s.pool == nil {
+		s.pool, s.ownPool = glasstest.NewPagePool(), true
+	}
 	if cfg.Ahead > 0 {
 		s.ahead = make(chan struct{}, cfg.Ahead)
 	}
 	if err := s.setup(); err != nil {
-		_ = s.pool.Close()
+		s.closePool()
 		return nil, err
 	}
 	return s, nil
+}
+
+// closePool closes the session's pool, unless the run was given it.
+func (s *Session) closePool() {
+	if s.ownPool {
+		_ = s.pool.Close()
+	}
 }
 
 // setup opens the page once to learn what it declares. Every failure here

@@ -185,8 +185,10 @@ func paramsProblem(a receipt.ActionInfo, in map[string]any) string {
 // match the page's snapshot, and returns the last disagreement.
 func toolsInStep(pg *probe.Page) (string, error) {
 	deadline := time.Now().Add(pg.Probe().CallTimeout())
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
+	// The tools usually follow within a frame or two; a runtime whose
+	// tools never do is read less and less often until the deadline (each
+	// read is a snapshot and the tool list: page work, not free).
+	wait := 50 * time.Millisecond
 	for {
 		snap, err := pg.Harness.TrySnapshot()
 		if err != nil {
@@ -204,7 +206,8 @@ func toolsInStep(pg *probe.Page) (string, error) {
 		if pr == "" || time.Now().After(deadline) {
 			return pr, nil
 		}
-		<-tick.C
+		<-time.After(min(wait, time.Until(deadline)+time.Millisecond))
+		wait = min(wait*3/2, 500*time.Millisecond)
 	}
 }
 
