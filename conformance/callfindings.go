@@ -28,8 +28,10 @@ const (
 // tool's row actions once) with valid arguments, approved, whether or not
 // a selected rule needs those calls, and report the calls that failed as
 // Report.CallFindings — what glass-conformance run --strict fails on.
-// Without it CallFindings is empty: a narrow run (WithRules) makes only the
-// calls its rules need.
+// Without it CallFindings is empty and Report.CallsChecked false (the
+// text report says the findings were not looked for): a narrow run
+// (WithRules) makes only the calls its rules need. glass-conformance run
+// passes it for a run of every rule and for --strict.
 func WithCallFindings() Option {
 	return func(c *engine.Config) error {
 		c.CallFindings = true

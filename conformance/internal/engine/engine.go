@@ -116,6 +116,7 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 		}
 	}
 	if cfg.CallFindings {
+		rep.CallsChecked = true
 		var notes []string
 		rep.CallFindings, notes = callFindings(s, cfg.Transports)
 		rep.Notes = append(rep.Notes, notes...)

@@ -119,9 +119,12 @@ func (r *Report) NotProbedByReason() []NotProbedGroup {
 // a line.
 func (r *Report) writeFindings(ew *errWriter) {
 	strict := r.StrictFindings()
-	if len(strict) == 0 {
+	switch {
+	case len(strict) == 0 && !r.CallsChecked:
+		ew.printf("\nfindings: not looked for: the run made only the calls its rules need (a run of every rule, or with --strict, calls every available action)\n")
+	case len(strict) == 0:
 		ew.printf("\nfindings: none: every call of an available action succeeded\n")
-	} else {
+	default:
 		ew.printf("\nfindings: %d; glass-conformance run --strict fails on them:\n", len(strict))
 		for _, s := range strict {
 			ew.printf("  - %s\n", Line(s))

@@ -28,6 +28,7 @@ func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
 			{Action: "delete@1", Transport: glasstest.TransportBridge, Kind: CallUnusable, Approved: true, Code: "ACTION_UNAVAILABLE", Phase: "target_resolution", Message: "the target is hidden\n\x1b[2Jforged"},
 			{Action: "add", Transport: glasstest.TransportBridge, Kind: CallFailed, Code: "EXECUTION_FAILED", Phase: "dispatch", Message: "boom"},
 		},
+		CallsChecked: true,
 	}
 	if !rep.Conforms() || rep.ConformsStrictly() {
 		t.Fatalf("Conforms %v, ConformsStrictly %v: want true, false", rep.Conforms(), rep.ConformsStrictly())
@@ -80,6 +81,15 @@ func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
 	if !strings.Contains(text.String(), "\nfindings: none: every call of an available action succeeded\n") {
 		t.Errorf("no call finding:\n%s", text.String())
 	}
+	// A run that did not call every available action does not say they
+	// all succeeded.
+	rep.CallsChecked = false
+	text.Reset()
+	_ = rep.WriteText(&text)
+	if want := "\nfindings: not looked for: the run made only the calls its rules need"; !strings.Contains(text.String(), want) || strings.Contains(text.String(), "succeeded") {
+		t.Errorf("calls not checked: want %q, and no word of success:\n%s", want, text.String())
+	}
+	rep.CallsChecked = true
 	rep.Findings = rep.Findings[1:]
 	if rep.ConformsStrictly() || !strings.Contains(strings.Join(rep.StrictFindings(), "\n"), "no rule was probed") {
 		t.Errorf("a run that probed nothing passes --strict: %q", rep.StrictFindings())

@@ -70,7 +70,12 @@ type Report struct {
 	// CallFindings are the calls of the run's exercise that should have
 	// worked and did not (callfindings.go).
 	CallFindings []CallFinding `json:"callFindings,omitempty"`
-	Seconds      float64       `json:"seconds"`
+	// CallsChecked is true when the run called every available action to
+	// look for call findings (conformance.WithCallFindings); false, an
+	// empty CallFindings says nothing: the run made only the calls its
+	// rules need.
+	CallsChecked bool    `json:"callsChecked"`
+	Seconds      float64 `json:"seconds"`
 }
 
 // Count returns how many findings have verdict v.
