@@ -165,16 +165,20 @@ func (f Finding) Label() string {
 
 // Summary is the one-line count of a report.
 func (r *Report) Summary() string {
-	s := fmt.Sprintf("%d rules: %d passed, %d failed, %d not probed",
-		len(r.Findings), r.Count(Pass), r.Count(Fail), r.Count(NotProbed))
+	what := "rules"
+	if len(r.Transports) > 1 {
+		what = "rule checks"
+	}
+	if len(r.Findings) == 1 {
+		what = strings.TrimSuffix(what, "s")
+	}
+	s := fmt.Sprintf("%d %s: %d passed, %d failed, %d not probed",
+		len(r.Findings), what, r.Count(Pass), r.Count(Fail), r.Count(NotProbed))
 	if n := r.CountBaseline(BaselineExpected); n > 0 {
 		s += fmt.Sprintf(" (%d expected by the baseline)", n)
 	}
 	if n := r.CountBaseline(BaselineStale); n > 0 {
 		s += fmt.Sprintf("; %d stale baseline entries", n)
-	}
-	if len(r.Transports) > 1 {
-		s = strings.Replace(s, "rules:", "rule checks:", 1)
 	}
 	return s
 }

@@ -285,3 +285,26 @@ func TestNotProbedListsEachRuleWithWhatItNeeds(t *testing.T) {
 		t.Errorf("a report with every rule probed wrote %q (%v)", b.String(), err)
 	}
 }
+
+// The summary counts rules, or rule checks over more than one transport,
+// in the singular for one.
+func TestSummaryNamesItsCount(t *testing.T) {
+	one := Finding{Rule: catalog.Rule{ID: "policy.denied"}, Transport: glasstest.TransportBridge, Verdict: Pass}
+	bridge := []glasstest.Transport{glasstest.TransportBridge}
+	both := []glasstest.Transport{glasstest.TransportBridge, glasstest.TransportWebMCP}
+	for _, c := range []struct {
+		transports []glasstest.Transport
+		findings   []Finding
+		want       string
+	}{
+		{bridge, []Finding{one}, "1 rule: 1 passed, 0 failed, 0 not probed"},
+		{bridge, []Finding{one, one}, "2 rules: 2 passed, 0 failed, 0 not probed"},
+		{both, []Finding{one}, "1 rule check: 1 passed, 0 failed, 0 not probed"},
+		{both, []Finding{one, one}, "2 rule checks: 2 passed, 0 failed, 0 not probed"},
+		{bridge, nil, "0 rules: 0 passed, 0 failed, 0 not probed"},
+	} {
+		if got := (&Report{Transports: c.transports, Findings: c.findings}).Summary(); got != c.want {
+			t.Errorf("%d findings over %v: %q, want %q", len(c.findings), c.transports, got, c.want)
+		}
+	}
+}
