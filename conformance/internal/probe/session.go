@@ -77,8 +77,6 @@ type Session struct {
 	// page navigated again, its origin's storage cleared, costs less than
 	// half a new context and page (glasstest.PagePool).
 	pool *glasstest.PagePool
-	// ownPool is true when the session made pool and closes it.
-	ownPool bool
 
 	mu    sync.Mutex
 	pages int
@@ -186,7 +184,7 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 	}
 	s := &Session{url: url, browser: b, cfg: cfg, memos: map[string]*memoEntry{}, pool: cfg.Pool}
 	if s.pool == nil {
-		s.pool, s.ownPool = glasstest.NewPagePool(), true
+		s.pool = glasstest.NewPagePool()
 	}
 	if cfg.Ahead > 0 {
 		s.ahead = make(chan struct{}, cfg.Ahead)
@@ -200,7 +198,7 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 
 // closePool closes the session's pool, unless the run was given it.
 func (s *Session) closePool() {
-	if s.ownPool {
+	if s.cfg.Pool == nil {
 		_ = s.pool.Close()
 	}
 }

@@ -80,8 +80,12 @@ func (r *Report) StrictFindings() []string {
 }
 
 // ConformsStrictly reports whether the run passes glass-conformance run
-// --strict: it conforms, and has no strict finding.
-func (r *Report) ConformsStrictly() bool { return r.Conforms() && len(r.StrictFindings()) == 0 }
+// --strict: it conforms, every available action was called
+// (CallsChecked), and it has no strict finding. A run that did not call
+// them cannot tell, and says false.
+func (r *Report) ConformsStrictly() bool {
+	return r.Conforms() && r.CallsChecked && len(r.StrictFindings()) == 0
+}
 
 // NotProbedGroup is the rules not probed for one reason: the reason says
 // what the page (or the manifest) would need to declare for them to be.

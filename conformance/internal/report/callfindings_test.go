@@ -89,6 +89,9 @@ func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
 	if want := "\nfindings: not looked for: the run made only the calls its rules need"; !strings.Contains(text.String(), want) || strings.Contains(text.String(), "succeeded") {
 		t.Errorf("calls not checked: want %q, and no word of success:\n%s", want, text.String())
 	}
+	if rep.ConformsStrictly() {
+		t.Error("calls not checked: ConformsStrictly true, want false: nothing showed every call succeeds")
+	}
 	rep.CallsChecked = true
 	rep.Findings = rep.Findings[1:]
 	if rep.ConformsStrictly() || !strings.Contains(strings.Join(rep.StrictFindings(), "\n"), "no rule was probed") {

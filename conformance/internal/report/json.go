@@ -17,8 +17,9 @@ import (
 type jsonReport struct {
 	*Report
 	Conforms bool `json:"conforms"`
-	// ConformsStrictly is the verdict of run --strict: it conforms, and no
-	// call of an available action failed (CallFindings).
+	// ConformsStrictly is the verdict of run --strict: it conforms, every
+	// available action was called (CallsChecked) and none failed
+	// (CallFindings).
 	ConformsStrictly bool        `json:"conformsStrictly"`
 	Summary          jsonSummary `json:"summary"`
 }
