@@ -11,6 +11,7 @@ import (
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/surface"
 )
@@ -95,13 +96,13 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 	// stderr so that a first run does not look hung.
 	b, err := launch(stderr)
 	if err != nil {
-		return fail("%s", firstLine(err.Error()))
+		return fail("%s", pagejs.FirstLine(err.Error()))
 	}
 	defer b.Close()
 	fmt.Fprintf(stdout, "reading %s\n", initgen.ShellQuote(f.url))
 	plan, err := initgen.Observe(b, f.url, stdout)
 	if err != nil {
-		return fail("%s", firstLine(err.Error()))
+		return fail("%s", pagejs.FirstLine(err.Error()))
 	}
 	run := "go test ./..."
 	if ownModule || enclosing.GinkgoTool {

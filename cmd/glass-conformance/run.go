@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass"
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -158,7 +159,7 @@ func setupCmd(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if err := glasstest.InstallDriver(stderr); err != nil {
-		fmt.Fprintf(stderr, "glass-conformance: %v\n", firstLine(err.Error()))
+		fmt.Fprintf(stderr, "glass-conformance: %v\n", pagejs.FirstLine(err.Error()))
 		return exitUsage
 	}
 	// The browser a run would launch: a headed run (GLASS_HEADED) passes
@@ -174,11 +175,4 @@ func setupCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "glass-conformance: Playwright driver ready; browser %s\n", exe)
 	return exitOK
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/pagejs"
 )
 
 //go:embed todo-manifest.yaml
@@ -140,7 +141,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 
 	b, err := launch(stderr)
 	if err != nil {
-		return fail("%s", firstLine(err.Error()))
+		return fail("%s", pagejs.FirstLine(err.Error()))
 	}
 	defer b.Close()
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/surface"
 	"github.com/glassworks/glass/surface/report"
@@ -90,7 +91,7 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 
 	b, err := launch(stderr)
 	if err != nil {
-		return fail("%s", firstLine(err.Error()))
+		return fail("%s", pagejs.FirstLine(err.Error()))
 	}
 	defer b.Close()
 	live, err := liveSurface(b, pageURL)
@@ -328,7 +329,7 @@ func (r *reportFiles) abandon() {
 
 // oneLine is an error's text on one line, without the package prefix a
 // command's own prefix makes redundant.
-func oneLine(err error) string { return strings.TrimPrefix(firstLine(err.Error()), "surface: ") }
+func oneLine(err error) string { return strings.TrimPrefix(pagejs.FirstLine(err.Error()), "surface: ") }
 
 func quoted(s string) string {
 	return `"` + strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`) + `"`

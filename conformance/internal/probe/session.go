@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -261,12 +262,7 @@ func openCause(err error) string {
 }
 
 // FirstLine is s up to its first line break.
-func FirstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
+func FirstLine(s string) string { return pagejs.FirstLine(s) }
 
 func (s *Session) pageNumber() int {
 	s.mu.Lock()
