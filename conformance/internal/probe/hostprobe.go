@@ -40,6 +40,7 @@ func (s *Session) fixtures() (string, error) {
 
 // Close stops what the run started for its probes.
 func (s *Session) Close() {
+	s.closeSpare()
 	s.closePool()
 	s.mu.Lock()
 	e := s.memos["fixture-server"]

@@ -48,6 +48,22 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	return &Page{Harness: g, p: p, n: p.s.pageNumber()}, nil
 }
 
+// openRead opens the target in a fresh page for a probe that reads the
+// page (its snapshot, DOM and accessibility tree) before anything else,
+// as a refusal does: the first such probe with no options of its own
+// over the set-up's transport gets the set-up's page, which the set-up
+// only read (Session.takeSpare); what a read leaves, the probe's own
+// first read would have left.
+func (p *Probe) openRead(opts ...glasstest.PageOption) (*Page, error) {
+	if len(opts) == 0 {
+		if g := p.s.takeSpare(p.Transport); g != nil {
+			p.pages = append(p.pages, g)
+			return &Page{Harness: g, p: p, n: p.s.pageNumber()}, nil
+		}
+	}
+	return p.Open("", opts...)
+}
+
 // Close closes every page the probe opened.
 func (p *Probe) Close() {
 	for _, g := range p.pages {

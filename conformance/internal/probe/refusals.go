@@ -226,7 +226,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	if _, raw := call.Args.(string); raw && p.Transport == glasstest.TransportWebMCP {
 		return nil, NotProbed("a WebMCP tool's input is always a JSON object, so arguments that are not JSON cannot be sent over webmcp"), false
 	}
-	pg, err := p.Open("", call.PageOpts...)
+	pg, err := p.openRead(call.PageOpts...)
 	if err != nil {
 		return nil, Broken(err), false
 	}

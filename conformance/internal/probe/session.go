@@ -78,6 +78,12 @@ type Session struct {
 	// page navigated again, its origin's storage cleared, costs less than
 	// half a new context and page (glasstest.PagePool).
 	pool *glasstest.PagePool
+	// spare is the set-up's page, left as it loaded but for what the
+	// set-up read, for the first refusal with no page options of its own
+	// over the transport spareVia: one page load less per run (see
+	// takeSpare). Nil once taken or closed.
+	spare    *glasstest.Page
+	spareVia glasstest.Transport
 
 	mu    sync.Mutex
 	pages int
@@ -207,7 +213,16 @@ func (s *Session) closePool() {
 // setup opens the page once to learn what it declares. Every failure here
 // is a set-up error with one clear cause.
 func (s *Session) setup() error {
-	p, err := glasstest.OpenPage(s.browser, s.url, glasstest.Timeout(s.cfg.CallTimeout), glasstest.Reuse(s.pool))
+	// The set-up's page is opened as a probe's page over the first
+	// transport would be, so that a probe can take it (takeSpare); not
+	// with the host the run was given (the mutation matrix's broken
+	// ones), which the set-up does not use.
+	opts := []glasstest.PageOption{glasstest.Timeout(s.cfg.CallTimeout), glasstest.Reuse(s.pool)}
+	spare := len(s.cfg.PageOptions) == 0 && len(s.cfg.Transports) > 0
+	if spare {
+		opts = append(opts, glasstest.Via(s.cfg.Transports[0]))
+	}
+	p, err := glasstest.OpenPage(s.browser, s.url, opts...)
 	if err != nil {
 		cause := openCause(err)
 		if s.neverReadyAfter(cause) {
@@ -216,7 +231,11 @@ func (s *Session) setup() error {
 		}
 		return &setupError{url: s.url, cause: cause}
 	}
-	defer p.Close()
+	defer func() {
+		if p != nil { // not kept as the spare
+			_ = p.Close()
+		}
+	}()
 	v, err := p.Evaluate(identifyScript, nil)
 	if err != nil {
 		return &setupError{url: s.url, cause: "cannot inspect the page: " + FirstLine(err.Error())}
@@ -245,7 +264,37 @@ func (s *Session) setup() error {
 	}
 	s.base = snap
 	s.checkTransports(p)
+	if spare {
+		s.spare, s.spareVia, p = p, s.cfg.Transports[0], nil
+	}
 	return nil
+}
+
+// takeSpare gives the set-up's page, once, to a probe over tr that opens
+// the target with no options of its own and reads it before anything
+// else (Probe.openRead). The set-up only read the page (the runtime's
+// global, its snapshot, its WebMCP tools), made no call, and loaded it
+// with the options such a probe's page has.
+func (s *Session) takeSpare(tr glasstest.Transport) *glasstest.Page {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.spare == nil || tr != s.spareVia {
+		return nil
+	}
+	g := s.spare
+	s.spare = nil
+	return g
+}
+
+// closeSpare closes the set-up's page if no probe took it.
+func (s *Session) closeSpare() {
+	s.mu.Lock()
+	g := s.spare
+	s.spare = nil
+	s.mu.Unlock()
+	if g != nil {
+		_ = g.Close()
+	}
 }
 
 // openCause turns a Playwright navigation error into its first line,
