@@ -44,8 +44,13 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.own(g), nil
+}
+
+// own makes g one of the probe's pages, closed with it.
+func (p *Probe) own(g *glasstest.Page) *Page {
 	p.pages = append(p.pages, g)
-	return &Page{Harness: g, p: p, n: p.s.pageNumber()}, nil
+	return &Page{Harness: g, p: p, n: p.s.pageNumber()}
 }
 
 // openRead opens the target in a fresh page for a probe that reads the
@@ -57,8 +62,7 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 func (p *Probe) openRead(opts ...glasstest.PageOption) (*Page, error) {
 	if len(opts) == 0 {
 		if g := p.s.takeSpare(p.Transport); g != nil {
-			p.pages = append(p.pages, g)
-			return &Page{Harness: g, p: p, n: p.s.pageNumber()}, nil
+			return p.own(g), nil
 		}
 	}
 	return p.Open("", opts...)

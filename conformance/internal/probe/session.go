@@ -80,10 +80,9 @@ type Session struct {
 	pool *glasstest.PagePool
 	// spare is the set-up's page, left as it loaded but for what the
 	// set-up read, for the first refusal with no page options of its own
-	// over the transport spareVia: one page load less per run (see
+	// over the run's first transport: one page load less per run (see
 	// takeSpare). Nil once taken or closed.
-	spare    *glasstest.Page
-	spareVia glasstest.Transport
+	spare *glasstest.Page
 
 	mu    sync.Mutex
 	pages int
@@ -265,7 +264,7 @@ func (s *Session) setup() error {
 	s.base = snap
 	s.checkTransports(p)
 	if spare {
-		s.spare, s.spareVia, p = p, s.cfg.Transports[0], nil
+		s.spare, p = p, nil
 	}
 	return nil
 }
@@ -278,7 +277,7 @@ func (s *Session) setup() error {
 func (s *Session) takeSpare(tr glasstest.Transport) *glasstest.Page {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.spare == nil || tr != s.spareVia {
+	if s.spare == nil || tr != s.cfg.Transports[0] {
 		return nil
 	}
 	g := s.spare
