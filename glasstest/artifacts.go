@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	playwright "github.com/mxschmitt/playwright-go"
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/internal/evidence"
@@ -48,11 +47,11 @@ const (
 // lists the paths written, in a fixed order.
 type Artifacts = evidence.Artifacts
 
-// Trace records a Playwright trace of the page's browser context (DOM
-// snapshots and network, no screencast: that keeps a spec's overhead a
-// few milliseconds) so that a failing spec leaves it as evidence. A page
-// option. Default: on for Open unless $GLASS_TRACE is 0/false/off; off for
-// OpenPage.
+// Trace records a Playwright trace of the page's context (DOM snapshots,
+// network, no screencast: a spec's overhead stays a few milliseconds) so
+// that a failing spec leaves it as evidence; Close drops a trace not saved.
+// A page option. Default: on for Open unless $GLASS_TRACE is 0/false/off;
+// off for OpenPage.
 func Trace(on bool) PageOption { return pageOnly(func(s *settings) { s.trace = on }) }
 
 // ArtifactsDir is where Open keeps the evidence of a failing spec. A page
@@ -87,36 +86,34 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 		Receipts:  append([]*receipt.Receipt{}, p.receipts...),
 		Snapshots: append([]*receipt.Snapshot{}, p.snapshots...),
 	}
-	tracing := p.settings.trace && !p.traceStopped
-	p.traceStopped = true // a trace can be stopped once
 	p.mu.Unlock()
+	tracing := p.takeTrace()
 	in.Confirmations = append([]ConfirmationRecord{}, p.hostLog.Confirmations()...)
 	in.Secrets = p.secretSet()
 	in.Screenshot = func(path string) error {
 		if p.settings.pool != nil && !pageAlive(p) {
 			return ErrPageClosed // its browser page may be another Page's now
 		}
-		return evidence.Bounded(func() error {
-			_, err := p.pw.Screenshot(playwright.PageScreenshotOptions{
-				Path:    playwright.String(path),
-				Timeout: playwright.Float(float64(evidence.Timeout.Milliseconds())),
-			})
-			return err
-		})
+		return evidence.Screenshot(p.pw, path)
 	}
 	if tracing {
-		in.StopTrace = func(path string) error {
-			if in.Secrets.Len() == 0 {
-				return evidence.Bounded(func() error { return p.context.Tracing().Stop(path) })
-			}
-			return evidence.StopTraceScrubbed(p.context, path, in.Secrets)
-		}
+		in.StopTrace = func(path string) error { return evidence.StopTrace(p.context, path, in.Secrets) }
 	}
 	a, err := evidence.Save(dir, in, pagejs.FirstLine)
 	if err != nil {
 		return a, fmt.Errorf("glasstest: save artifacts: %w", err)
 	}
 	return a, nil
+}
+
+// takeTrace reports whether p still records a trace, which from now on it
+// does not: a trace is stopped once.
+func (p *Page) takeTrace() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.settings.trace && !p.traceStopped
+	p.traceStopped = true
+	return t
 }
 
 // evidenceOptions are the page options Open puts before the spec's own:

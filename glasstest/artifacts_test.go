@@ -70,6 +70,20 @@ var _ = Describe("Evidence", func() {
 		Expect(a.Files()).To(HaveLen(4))
 	})
 
+	It("leaves no directory of a trace behind when the trace is not saved", func() {
+		tracing := func() []string {
+			dirs, err := filepath.Glob(filepath.Join(os.TempDir(), "playwright-tracing-*"))
+			Expect(err).NotTo(HaveOccurred())
+			return dirs
+		}
+		before := tracing()
+		page := glasstest.Open(url, glasstest.Trace(true))
+		page.Do("count", nil)
+		Expect(len(tracing())).To(BeNumerically(">", len(before)), "Playwright makes its directory in the test's own temporary directory")
+		Expect(page.Close()).To(Succeed())
+		Expect(tracing()).To(Equal(before))
+	})
+
 	It("saves what it can of a crashed page, within its bound", func() {
 		page := glasstest.Open(glasstest.Serve(faults.Handler())+"/crash.html", glasstest.Trace(true))
 		page.Snapshot()

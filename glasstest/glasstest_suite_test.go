@@ -2,6 +2,7 @@ package glasstest_test
 
 import (
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,22 @@ import (
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/sdk"
 )
+
+// TestMain gives the package's tests, and the browsers and drivers they
+// start, a temporary directory of their own: what they leave there is
+// theirs (see "leaves no directory of a trace behind").
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "glasstest-")
+	if err == nil {
+		err = os.Setenv("TMPDIR", dir)
+	}
+	if err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 func TestGlasstest(t *testing.T) {
 	RegisterFailHandler(Fail)

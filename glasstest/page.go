@@ -191,6 +191,9 @@ func (p *Page) hostScript() string {
 func (p *Page) Close() error {
 	var err error
 	p.once.closeContext.Do(func() {
+		if p.takeTrace() { // a trace saved by no one is discarded, not left behind
+			_ = evidence.DiscardTrace(p.context)
+		}
 		var cerr error
 		if p.settings.pool != nil {
 			cerr = p.recycle()

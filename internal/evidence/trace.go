@@ -46,6 +46,33 @@ func StartTrace(ctx playwright.BrowserContext) error {
 	return nil
 }
 
+// StopTrace stops ctx's trace into path, scrubbed of secrets when there
+// are any (see StopTraceScrubbed), bounded.
+func StopTrace(ctx playwright.BrowserContext, path string, secrets *scrub.Set) error {
+	if secrets.Len() == 0 {
+		return Bounded(func() error { return ctx.Tracing().Stop(path) })
+	}
+	return StopTraceScrubbed(ctx, path, secrets)
+}
+
+// Screenshot takes page's screenshot into path, bounded.
+func Screenshot(page playwright.Page, path string) error {
+	return Bounded(func() error {
+		_, err := page.Screenshot(playwright.PageScreenshotOptions{
+			Path:    playwright.String(path),
+			Timeout: playwright.Float(float64(Timeout.Milliseconds())),
+		})
+		return err
+	})
+}
+
+// DiscardTrace stops ctx's trace and keeps nothing of it, bounded: a
+// context closed while it records leaves Playwright's directory for the
+// trace's call stacks behind in the temporary directory, one per page.
+func DiscardTrace(ctx playwright.BrowserContext) error {
+	return Bounded(func() error { return ctx.Tracing().Stop() })
+}
+
 // StopTraceScrubbed stops ctx's trace into a directory of its own,
 // readable by this user only, and writes it scrubbed of secrets to dst: the
 // trace as recorded never lies where the evidence is kept. A trace that
