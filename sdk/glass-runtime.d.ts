@@ -206,6 +206,8 @@ export interface GlassRuntime {
   execute(id: string, args?: string | Args | null, options?: ExecuteOptions): Promise<Receipt>;
   /** Continues a flow from the step that failed; a handle is good for one resume. */
   resume(handle: string, options?: ExecuteOptions): Promise<Receipt>;
+  /** The mistakes found in the page's declarations so far (an unknown risk or kind, an expect that is not one, an id declared twice), each once, at most 50; the console shows them too. */
+  warnings(): string[];
 }
 
 /** A confirmation request, runtime to host (CONTRACT.md §6.3). */

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
@@ -157,7 +158,21 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stdout, "\nnote: %s\n", note)
 	}
 	printFindings(stdout, plan.Findings())
+	printWarnings(stdout, plan.Warnings)
 	return exitOK
+}
+
+// printWarnings ends init with the runtime's warnings about the page's
+// declarations: a risk or kind it does not know, an expect that is not
+// one. Each is a declaration that does not do what its author meant.
+func printWarnings(w io.Writer, warnings []string) {
+	if len(warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nthe page's runtime warns about %d of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n", len(warnings))
+	for _, s := range warnings {
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)) // one line each
+	}
 }
 
 // tidy completes the module init wrote: the go.sum, and the requirements

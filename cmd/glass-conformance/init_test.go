@@ -177,3 +177,92 @@ func TestInitSaysWhenTheModuleCannotBeCompleted(t *testing.T) {
 	}
 
 }
+
+// misdeclaredPage declares, with the reference runtime, an action with a
+// risk the contract does not have, one with an expect that is a string
+// (the receipt's expect is one; a declaration's is not), one with an
+// unknown kind and one id twice: each is a declaration that does not do
+// what its author meant, and none may pass unsaid.
+const misdeclaredPage = `<!doctype html><title>Recipes</title>
+<ul><li>Soup <button id="del-r1">Delete</button></li></ul>
+<script src="/glass-runtime.js"></script>
+<script>
+let soup = true;
+document.getElementById("del-r1").onclick = () => { soup = false; document.querySelector("li").remove(); };
+glassRuntime.define({
+  page: () => ({ id: "recipes", title: "Recipes" }),
+  records: () => soup ? [{ id: "r1", fields: { name: "Soup" } }] : [],
+  actions: () => [
+    { id: "count", kind: "function", run: () => 1, expect: "It counts" },
+    { id: "count", kind: "function", run: () => 2 },
+    { id: "share", kind: "link", run: () => 3 },
+    ...(soup ? [{ id: "delete@r1", description: "Delete Soup", risk: "destructive", target: "#del-r1" }] : []),
+  ],
+});
+</script>`
+
+// TestInitSaysWhatTheRuntimeWarnsAbout: init ends with the reference
+// runtime's warnings about the page's declarations, and the runtime takes
+// a risk it does not know as dangerous: the delete asks first, so init
+// writes its denial spec. A runtime whose warnings are many, long and full
+// of escape sequences gets at most 50 lines, each printable.
+func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
+	page := func(html string) string {
+		return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == sdk.Path {
+				sdk.Handler().ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(html))
+		}))
+	}
+	dir := filepath.Join(t.TempDir(), "glass-acceptance")
+	r := runBinary(t, "init", "--url", page(misdeclaredPage), "--dir", dir)
+	if r.code != 0 {
+		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		`the page's runtime warns about 4 of its declarations (docs/runtime.md, "Mistakes the runtime reports"):`,
+		`  count: expect is neither {description, until, timeoutMs} with until a function nor a function that returns one; no expectation is checked`,
+		`  count: declared twice; the first declaration counts`,
+		`  share: kind "link" is not element, function, flow or handoff; the action is not declared`,
+		`  delete@r1: risk "destructive" is not read, write or dangerous; it is taken as dangerous, and the call asks for confirmation`,
+	} {
+		if !strings.Contains(r.stdout, want+"\n") {
+			t.Errorf("init did not print\n%s\n\n%s", want, r.stdout)
+		}
+	}
+	actions, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(actions), `It("delete@r1 changes nothing when the user says no"`) {
+		t.Errorf("no denial spec for the delete whose risk the runtime took as dangerous:\n%s", actions)
+	}
+
+	hostile := `<!doctype html><title>Loud</title><script src="/glass-runtime.js"></script><script>
+glassRuntime.define({ page: () => ({ id: "loud" }), actions: () => [] });
+const real = globalThis.glassRuntime;
+Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze(Object.assign({}, real, {
+  warnings: () => Array.from({ length: 5000 }, (_, i) => "\u001b[31mred\u001b[0m\nFAIL fake " + i + " " + "x".repeat(i % 3 ? 10 : 900)),
+})) });
+</script>`
+	r = runBinary(t, "init", "--url", page(hostile), "--dir", filepath.Join(t.TempDir(), "glass-acceptance"))
+	if r.code != 0 {
+		t.Fatalf("init of a page whose runtime warns loudly: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	_, tail, found := strings.Cut(r.stdout, `the page's runtime warns about 50 of its declarations`)
+	if !found {
+		t.Fatalf("init did not cut the warnings at 50:\n%s", r.stdout)
+	}
+	lines := strings.Split(strings.TrimSuffix(tail, "\n"), "\n")[1:]
+	if len(lines) != 50 {
+		t.Errorf("%d lines of warnings, want 50:\n%s", len(lines), tail)
+	}
+	for _, l := range lines {
+		if strings.ContainsRune(l, '\x1b') || len([]rune(l)) > 2+300*4 || !strings.HasPrefix(l, "  ") {
+			t.Errorf("a warning line that is not one printable, bounded line: %q", l)
+		}
+	}
+}

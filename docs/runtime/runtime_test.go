@@ -161,6 +161,10 @@ func TestTheReferencesDeclarationsDoWhatItSays(t *testing.T) {
 	if r := page.Do("sign", nil); !r.Result.OK || r.Result.Expect != "The loans are signed" {
 		t.Errorf("sign: ok %t, expect %q; error %+v", r.Result.OK, r.Result.Expect, r.Result.Error)
 	}
+	// Declared as this page says: the runtime warns about nothing.
+	if v, err := page.Evaluate("() => JSON.stringify(glassRuntime.warnings())", nil); err != nil || v != "[]" {
+		t.Errorf("the runtime's warnings about the library's declarations: %v, %v; want []", v, err)
+	}
 	ids := []string{}
 	for _, a := range snap.Actions.Items {
 		ids = append(ids, a.ID)

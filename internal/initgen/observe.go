@@ -8,6 +8,7 @@ import (
 
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/args"
+	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -27,12 +28,19 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 		return nil, err
 	}
 	snap, err := page.TrySnapshot()
+	var warnings []string
+	if err == nil { // read after the snapshot, which read every declaration
+		v, werr := page.Evaluate(pagejs.WarningsScript, pagejs.WarningsArg)
+		if werr == nil {
+			warnings = pagejs.DecodeWarnings(v)
+		}
+	}
 	_ = page.Close()
 	if err != nil {
 		return nil, err
 	}
 	plan := &Plan{URL: url, Title: snap.Page.Title, Declared: len(snap.Actions.Items), Omitted: snap.Actions.Omitted,
-		Records: max(snap.Records.Total, len(snap.Records.Items)), Snapshot: snap}
+		Records: max(snap.Records.Total, len(snap.Records.Items)), Snapshot: snap, Warnings: warnings}
 	if snap.Actions.Omitted > 0 {
 		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
 	}

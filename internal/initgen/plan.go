@@ -48,6 +48,9 @@ type Plan struct {
 	// Snapshot is what the page declared before init called anything: the
 	// capability surface init records as the first baseline.
 	Snapshot *receipt.Snapshot
+	// Warnings are the runtime's warnings about the page's declarations
+	// (glassRuntime.warnings(), when the runtime has it).
+	Warnings []string
 }
 
 // Spec is one call init made, and the spec it becomes.
