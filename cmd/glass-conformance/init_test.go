@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -239,6 +240,17 @@ func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
 	}
 	if !strings.Contains(string(actions), `It("delete@r1 changes nothing when the user says no"`) {
 		t.Errorf("no denial spec for the delete whose risk the runtime took as dangerous:\n%s", actions)
+	}
+
+	// run says the same, in its text report and its JSON.
+	url := page(misdeclaredPage)
+	jsonFile := filepath.Join(t.TempDir(), "report.json")
+	r = runBinary(t, "run", "--url", url, "--rules", "protocol.snapshot", "--json", jsonFile)
+	if r.code != 0 || !strings.Contains(r.stdout, "\nthe page's runtime warns about 4 of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n  - count: expect is neither") {
+		t.Errorf("run: exit %d, want 0 and the runtime's warnings\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(jsonFile); err != nil || !regexp.MustCompile(`"warnings": \[\s*"count: expect is neither`).Match(b) {
+		t.Errorf("the JSON report has no warnings (%v):\n%s", err, b)
 	}
 
 	hostile := `<!doctype html><title>Loud</title><script src="/glass-runtime.js"></script><script>

@@ -63,7 +63,7 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 	for i, r := range catalog.Rules {
 		index[r.ID] = i
 	}
-	rep := &report.Report{URL: t.URL, Runtime: s.Runtime(), Protocol: s.Protocol(), Transports: cfg.Transports}
+	rep := &report.Report{URL: t.URL, Runtime: s.Runtime(), Protocol: s.Protocol(), Transports: cfg.Transports, Warnings: s.Warnings()}
 	total := len(rules) * len(cfg.Transports)
 	var (
 		mu   sync.Mutex

@@ -66,6 +66,7 @@ type Session struct {
 	base     *receipt.Snapshot
 	runtime  string
 	protocol string
+	warnings []string
 	global   GlobalFacts
 	// invalidSnapshot says why the page's snapshot did not decode, if it
 	// did not.
@@ -262,6 +263,11 @@ func (s *Session) setup() error {
 		return &setupError{url: s.url, cause: "cannot read the page model: " + FirstLine(err.Error())}
 	}
 	s.base = snap
+	// What the runtime says is wrong with the page's declarations, once
+	// the snapshot has read them all (the report's warnings).
+	if v, err := p.Evaluate(pagejs.WarningsScript, pagejs.WarningsArg); err == nil {
+		s.warnings = pagejs.DecodeWarnings(v)
+	}
 	s.checkTransports(p)
 	if spare {
 		s.spare, p = p, nil
@@ -362,6 +368,10 @@ func (s *Session) Runtime() string { return s.runtime }
 
 // Protocol is the protocol the page's runtime says it speaks.
 func (s *Session) Protocol() string { return s.protocol }
+
+// Warnings are the runtime's warnings about the page's declarations, read
+// at the set-up (glassRuntime.warnings(), when the runtime has it).
+func (s *Session) Warnings() []string { return s.warnings }
 
 // InvalidSnapshot says why the page's snapshot did not decode, or "".
 func (s *Session) InvalidSnapshot() string { return s.invalidSnapshot }

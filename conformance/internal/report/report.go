@@ -65,7 +65,11 @@ type Report struct {
 	Transports []glasstest.Transport `json:"transports"`
 	// Notes say what limited the run as a whole (a transport this build
 	// cannot use, a baseline entry for a rule that was not run).
-	Notes    []string  `json:"notes,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Warnings are the runtime's warnings about the page's declarations
+	// (glassRuntime.warnings(): an unknown risk, an expect that is not
+	// one; docs/runtime.md), as the page's text.
+	Warnings []string  `json:"warnings,omitempty"`
 	Findings []Finding `json:"findings"`
 	// CallFindings are the calls of the run's exercise that should have
 	// worked and did not (callfindings.go).

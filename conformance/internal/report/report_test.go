@@ -201,7 +201,7 @@ const forged = "boom\n  PASS        policy.denied\n              MUST: nothing\n
 // the heading, a phase, a rule's verdict, its MUST sentence, an evidence
 // label, notes and the summary. Page text may only follow on such a line
 // or be indented as evidence below it.
-var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|findings: .*|not probed: \d+ rules?; what would probe them:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
+var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|the page's runtime warns about \d+ of its declarations .*:|findings: .*|not probed: \d+ rules?; what would probe them:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
 
 var verdictLine = regexp.MustCompile(`^  (PASS|FAIL|XFAIL|STALE|NOT PROBED) `)
 
@@ -213,6 +213,7 @@ func TestPageTextNeverStartsALineOfTheTextReport(t *testing.T) {
 		URL: "http://127.0.0.1/" + forged, Runtime: "rt " + forged, Protocol: receipt.Protocol,
 		Transports: []glasstest.Transport{glasstest.TransportBridge},
 		Notes:      []string{"note " + forged},
+		Warnings:   []string{"add: risk " + forged},
 		Findings: []Finding{
 			{Rule: catalog.Rule{ID: "policy.denied", Phase: receipt.PhasePolicy, Must: "MUST deny."}, Transport: glasstest.TransportBridge,
 				Verdict: Fail, Message: "failed: " + forged, Evidence: []Evidence{{Label: "receipt " + forged, Text: `{"message": "` + forged + `"}`}}},
@@ -239,6 +240,9 @@ func TestPageTextNeverStartsALineOfTheTextReport(t *testing.T) {
 		default:
 			t.Errorf("line %d is page text that starts a line: %q", i+1, line)
 		}
+	}
+	if !strings.Contains(b.String(), "\nthe page's runtime warns about 1 of its declarations") {
+		t.Errorf("no warnings in the report:\n%s", b.String())
 	}
 	if verdicts != 2 || summaries != 1 {
 		t.Errorf("%d verdict lines and %d summaries, want 2 and 1:\n%s", verdicts, summaries, b.String())

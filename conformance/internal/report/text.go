@@ -53,6 +53,12 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf("  - %s\n", Line(n))
 		}
 	}
+	if len(r.Warnings) > 0 {
+		ew.printf("\nthe page's runtime warns about %d of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n", len(r.Warnings))
+		for _, w := range r.Warnings {
+			ew.printf("  - %s\n", Line(w))
+		}
+	}
 	ew.printf("\n%s in %.1fs\n", r.Summary(), r.Seconds)
 	r.writeFindings(ew)
 	return ew.err
