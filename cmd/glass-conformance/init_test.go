@@ -228,7 +228,7 @@ func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
 		`  count: expect is neither {description, until, timeoutMs} with until a function nor a function that returns one; no expectation is checked`,
 		`  count: declared twice; the first declaration counts`,
 		`  share: kind "link" is not element, function, flow or handoff; the action is not declared`,
-		`  delete@r1: risk "destructive" is not read, write or dangerous; it is taken as dangerous, and the call asks for confirmation`,
+		`  delete@r1 (and every delete@ row): risk "destructive" is not read, write or dangerous; it is taken as dangerous, and the call asks for confirmation`,
 	} {
 		if !strings.Contains(r.stdout, want+"\n") {
 			t.Errorf("init did not print\n%s\n\n%s", want, r.stdout)
