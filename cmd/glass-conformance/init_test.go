@@ -197,6 +197,8 @@ glassRuntime.define({
     { id: "count", kind: "function", run: () => 1, expect: "It counts" },
     { id: "count", kind: "function", run: () => 2 },
     { id: "share", kind: "link", run: () => 3 },
+    { id: "rename", kind: "function", params: { name: "string" }, run: () => 4 },
+    { id: "tag", kind: "function", params: { type: "object", properties: { tag: { anyOf: [{ const: "a" }, { const: "b" }] } } }, run: () => 5 },
     ...(soup ? [{ id: "delete@r1", description: "Delete Soup", risk: "destructive", target: "#del-r1" }] : []),
   ],
 });
@@ -224,7 +226,9 @@ func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
 		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
-		`the page's runtime warns about 4 of its declarations (docs/runtime.md, "Mistakes the runtime reports"):`,
+		`the page's runtime warns about 6 of its declarations (docs/runtime.md, "Mistakes the runtime reports"):`,
+		`  rename: params is not the JSON Schema of an object (it has neither type "object" nor properties; a shorthand such as {name: "string"} is not one); no argument is checked`,
+		`  tag: params.properties.tag uses anyOf, which this runtime does not check`,
 		`  count: expect is neither {description, until, timeoutMs} with until a function nor a function that returns one; no expectation is checked`,
 		`  count: declared twice; the first declaration counts`,
 		`  share: kind "link" is not element, function, flow or handoff; the action is not declared`,
@@ -246,7 +250,7 @@ func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
 	url := page(misdeclaredPage)
 	jsonFile := filepath.Join(t.TempDir(), "report.json")
 	r = runBinary(t, "run", "--url", url, "--rules", "protocol.snapshot", "--json", jsonFile)
-	if r.code != 0 || !strings.Contains(r.stdout, "\nthe page's runtime warns about 4 of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n  - count: expect is neither") {
+	if r.code != 0 || !strings.Contains(r.stdout, "\nthe page's runtime warns about 6 of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n  - count: expect is neither") {
 		t.Errorf("run: exit %d, want 0 and the runtime's warnings\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if b, err := os.ReadFile(jsonFile); err != nil || !regexp.MustCompile(`"warnings": \[\s*"count: expect is neither`).Match(b) {
