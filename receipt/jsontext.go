@@ -58,8 +58,9 @@ func PrintableJSON(b []byte) []byte {
 
 // PrintableText returns s as a terminal shows it without acting on it:
 // control characters (ESC and the rest of C0 and C1, except newline and
-// tab), bidirectional overrides and isolates, line and paragraph
-// separators and invalid UTF-8 become visible escapes such as \x1b or
+// tab), bidirectional controls (overrides, isolates, and the marks LRM,
+// RLM and ALM), line and paragraph separators and invalid UTF-8 become
+// visible escapes such as \x1b or
 // \u202e, so page-provided text cannot recolour, rewrite or hide the lines
 // around it. Text with none of them is returned as it is.
 func PrintableText(s string) string {
@@ -91,13 +92,19 @@ func PrintableText(s string) string {
 	return b.String()
 }
 
+// PrintableLine is PrintableText on one line: a line break shows as \n,
+// so page text stays on the line Glass gave it.
+func PrintableLine(s string) string {
+	return strings.ReplaceAll(PrintableText(s), "\n", `\n`)
+}
+
 func unprintableRune(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return false
 	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
 		return true
-	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029:
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 || r == 0x200e || r == 0x200f || r == 0x061c:
 		return true
 	}
 	return false

@@ -82,10 +82,17 @@ func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
 			t.Errorf("PrintableText(hostile.Text) = %q, want it to show %q", got, want)
 		}
 	}
-	for _, in := range []string{"", "plain", "ü → 🙂 日本", "two\nlines\tand a tab", "\ufffd"} {
+	for _, in := range []string{"", "plain", "ü → 🙂 日本", "two\nlines\tand a tab", "\ufffd", "👩\u200d💻 زیر\u200cنویس"} {
 		if got := receipt.PrintableText(in); got != in {
 			t.Errorf("PrintableText(%q) = %q, want it unchanged", in, got)
 		}
+	}
+	// The bidi marks reorder what is around them as the overrides do.
+	if got, want := receipt.PrintableText("a\u200eb\u200fc\u061cd"), `a\u200eb\u200fc\u061cd`; got != want {
+		t.Errorf("PrintableText of the bidi marks = %q, want %q", got, want)
+	}
+	if got, want := receipt.PrintableLine("one\nFAKE LINE\x1b[2J"), `one\nFAKE LINE\x1b[2J`; got != want {
+		t.Errorf("PrintableLine = %q, want %q", got, want)
 	}
 }
 

@@ -433,7 +433,7 @@ func quoteList(s []string) string {
 // printable is receipt.PrintableText with a newline shown as \n: page
 // text never starts a line of a report.
 func printable(s string) string {
-	return strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)
+	return receipt.PrintableLine(s)
 }
 
 // jsonText renders a schema value for a sentence: compact JSON, bounded.

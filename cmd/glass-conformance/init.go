@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
@@ -171,7 +170,7 @@ func printWarnings(w io.Writer, warnings []string) {
 	}
 	fmt.Fprintf(w, "\nthe page's runtime warns about %d of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n", len(warnings))
 	for _, s := range warnings {
-		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)) // one line each
+		fmt.Fprintf(w, "  %s\n", receipt.PrintableLine(s))
 	}
 }
 
@@ -208,7 +207,7 @@ func printFindings(w io.Writer, findings []initgen.Finding) {
 	}
 	fmt.Fprintf(w, "\nfindings: %d; their specs expect success and are pending (PIt) until you decide:\n", len(findings))
 	for _, f := range findings {
-		fmt.Fprintf(w, "  %s\n", receipt.PrintableText(f.String()))
+		fmt.Fprintf(w, "  %s\n", receipt.PrintableLine(f.String()))
 	}
 }
 

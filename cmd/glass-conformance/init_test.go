@@ -258,7 +258,7 @@ func TestInitSaysWhatTheRuntimeWarnsAbout(t *testing.T) {
 	}
 
 	hostile := `<!doctype html><title>Loud</title><script src="/glass-runtime.js"></script><script>
-glassRuntime.define({ page: () => ({ id: "loud" }), actions: () => [] });
+glassRuntime.define({ page: () => ({ id: "loud" }), actions: () => [{ id: "read\nFAKE LINE: init wrote 0 files", kind: "function", run: () => 1 }] });
 const real = globalThis.glassRuntime;
 Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze(Object.assign({}, real, {
   warnings: () => Array.from({ length: 5000 }, (_, i) => "\u001b[31mred\u001b[0m\nFAIL fake " + i + " " + "x".repeat(i % 3 ? 10 : 900)),
@@ -267,6 +267,14 @@ Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze(Object.
 	r = runBinary(t, "init", "--url", page(hostile), "--dir", filepath.Join(t.TempDir(), "glass-acceptance"))
 	if r.code != 0 {
 		t.Fatalf("init of a page whose runtime warns loudly: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "\n  calling read\\nFAKE LINE: init wrote 0 files\n") {
+		t.Errorf("init did not show the id with a line break on its calling line:\n%s", r.stdout)
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "FAKE LINE") || strings.HasPrefix(l, "FAIL fake") {
+			t.Errorf("page text starts a line of init's output: %q", l)
+		}
 	}
 	_, tail, found := strings.Cut(r.stdout, `the page's runtime warns about 50 of its declarations`)
 	if !found {

@@ -332,5 +332,5 @@ func (r *reportFiles) abandon() {
 func oneLine(err error) string { return strings.TrimPrefix(pagejs.FirstLine(err.Error()), "surface: ") }
 
 func quoted(s string) string {
-	return `"` + strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`) + `"`
+	return `"` + receipt.PrintableLine(s) + `"`
 }

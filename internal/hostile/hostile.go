@@ -18,7 +18,8 @@ func Controls(s string) []rune {
 		switch {
 		case r == '\n' || r == '\t':
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029,
+			r == 0x200e, r == 0x200f, r == 0x061c: // the bidi marks LRM, RLM, ALM
 			out = append(out, r)
 		}
 	}

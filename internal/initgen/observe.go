@@ -45,7 +45,7 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
 	}
 	for _, sp := range plan.plan(snap) {
-		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableText(sp.Action.ID))
+		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableLine(sp.Action.ID))
 		got, err := callOnce(b, url, sp)
 		if err != nil {
 			return nil, err

@@ -6,7 +6,7 @@ import "encoding/json"
 // declarations Glass reads, and MaxWarningBytes how long their JSON may
 // be; a warning is cut to MaxWarningRunes characters.
 const (
-	MaxWarnings     = 50
+	MaxWarnings     = 50 // not a contract bound: Glass's own, for a runtime's warnings
 	MaxWarningBytes = 64 << 10
 	MaxWarningRunes = 300
 )

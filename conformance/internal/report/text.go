@@ -90,7 +90,7 @@ func FailureText(f Finding) string {
 // would act on shown as escapes (receipt.PrintableText), and a line break
 // shown as \n, so the text stays on the line it was given.
 func Line(s string) string {
-	return strings.ReplaceAll(receipt.PrintableText(s), "\n", `\n`)
+	return receipt.PrintableLine(s)
 }
 
 // Indent starts every line of s with prefix.
