@@ -228,14 +228,18 @@ func UsesSecret(args map[string]any) bool {
 	return false
 }
 
-// NewSecret returns a value no page contains by chance, long enough for
+// newSecret returns a value no page contains by chance, long enough for
 // any minLength a password field declares and short enough for most
 // maxLengths.
-func NewSecret() string {
+func newSecret() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return "GlassSecret-" + hex.EncodeToString(b[:])
+	return secretPrefix + hex.EncodeToString(b[:])
 }
+
+// secretPrefix starts every probe's secret; the random part after it is a
+// secret too.
+const secretPrefix = "GlassSecret-"
 
 // VerdictOf turns what a walk over the exercise ended with into an outcome: a
 // probe that could not run, or the violation found; nil to go on.

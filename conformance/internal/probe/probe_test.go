@@ -27,3 +27,22 @@ func TestSetUpErrorsAreBoundedInBytes(t *testing.T) {
 		t.Errorf("%T does not wrap ErrSetup", err)
 	}
 }
+
+// TestAFindingShowsNoPartOfAProbesSecret: a page that shows the probe's
+// secret without its constant prefix, or percent-encoded, still gets
+// neither into a finding.
+func TestAFindingShowsNoPartOfAProbesSecret(t *testing.T) {
+	var s secretSet
+	v := s.fresh()
+	random := strings.TrimPrefix(v, secretPrefix)
+	f := s.hide(report.Finding{Message: "echoed " + random + " and " + v,
+		Evidence: []report.Evidence{{Label: "receipt", Text: `{"title": "Card ` + random + `"}`}}})
+	for _, text := range []string{f.Message, f.Evidence[0].Text} {
+		if strings.Contains(text, random) {
+			t.Errorf("a finding shows the secret's random part: %q", text)
+		}
+	}
+	if !strings.Contains(f.Message, leakedSecret) {
+		t.Errorf("the finding does not say where the secret was: %q", f.Message)
+	}
+}

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -27,17 +28,24 @@ type secretSet struct {
 	set map[string]bool
 }
 
-// fresh returns a new secret and remembers it.
+// fresh returns a new secret and remembers it, and its random part on its
+// own: a page that shows the value without its constant prefix still
+// shows nothing Glass writes.
 func (s *secretSet) fresh() string {
-	v := NewSecret()
+	v := newSecret()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.set == nil {
 		s.set = map[string]bool{}
 	}
 	s.set[v] = true
+	s.set[strings.TrimPrefix(v, secretPrefix)] = true
 	return v
 }
+
+// FreshSecret returns a new secret for a probe's sensitive argument, one
+// that the run's findings never show (see Session.Hide).
+func (p *Probe) FreshSecret() string { return p.s.secrets.fresh() }
 
 // hide replaces every remembered secret in the finding's message and
 // evidence.

@@ -427,7 +427,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		if len(defaults) == 0 {
 			continue
 		}
-		secret := probe.NewSecret()
+		secret := p.FreshSecret()
 		args, err := p.ValidArgs(a, secret)
 		if err != nil {
 			continue
