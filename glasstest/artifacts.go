@@ -89,7 +89,12 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	p.mu.Unlock()
 	tracing := p.takeTrace()
 	in.Confirmations = append([]ConfirmationRecord{}, p.hostLog.Confirmations()...)
-	in.Secrets = p.secretSet()
+	in.Secrets, in.Own = p.secretSet()
+	in.Text = func() (string, error) {
+		v, err := p.Evaluate(evidence.TextScript, nil)
+		s, _ := v.(string)
+		return s, err
+	}
 	in.Screenshot = func(path string) error {
 		if p.settings.pool != nil && !pageAlive(p) {
 			return ErrPageClosed // its browser page may be another Page's now

@@ -165,12 +165,16 @@ func (p *Page) issuedExecution(r *receipt.Receipt) (string, bool) {
 }
 
 // secretsFor lists the sensitive values a request for call may carry: the
-// page's and the call's, or, for a request that names no call of the
-// host, every call's in flight. Called with p.mu held.
+// page's, every one a call of the process used, and the call's, or, for a
+// request that names no call of the host, every call's in flight. Called
+// with p.mu held.
 func (p *Page) secretsFor(call *pendingCall) map[string]string {
 	secrets := maps.Clone(p.settings.secrets)
 	if secrets == nil {
 		secrets = map[string]string{}
+	}
+	for _, v := range processSecretValues() {
+		secrets["\x00"+v] = v // a name no option can have
 	}
 	if call != nil {
 		maps.Copy(secrets, call.settings.secrets)

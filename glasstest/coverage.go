@@ -1,9 +1,7 @@
 package glasstest
 
 import (
-	"maps"
 	"os"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/glassworks/glass/coverage"
 	"github.com/glassworks/glass/internal/coverrun"
-	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -219,15 +216,6 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 	pc.mu.Unlock()
 
 	p.mu.Lock()
-	// The page's sensitive values, as newMasker takes them: the page's
-	// own options and every call's (noteSecrets).
-	secrets := maps.Clone(p.settings.secrets)
-	if secrets == nil {
-		secrets = map[string]string{}
-	}
-	for v := range p.secretValues {
-		secrets["\x00"+v] = v // a name no option can have
-	}
 	log := coverage.PageLog{URL: p.url, Snapshots: append([]*receipt.Snapshot(nil), p.snapshots...)}
 	answers := map[string][]bool{}
 	for _, rec := range p.hostLog.Confirmations() {
@@ -251,7 +239,7 @@ func (pc *pageCoverage) observe(p *Page) coverage.Observation {
 		log.Calls = append(log.Calls, cl)
 	}
 	obs := coverage.Observe(log)
-	if set := scrub.New(slices.Collect(maps.Values(secrets))...); set.Len() > 0 {
+	if set, _ := p.secretSet(); set.Len() > 0 { // a call of another page may have posted what this one shows
 		obs = obs.MapText(func(s string) string { return set.ReplaceString(s, receipt.Masked) })
 	}
 	return obs

@@ -1,6 +1,8 @@
 package glasstest
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/glassworks/glass/internal/scrub"
@@ -16,7 +18,9 @@ import (
 // JavaScript and CSS escapes, percent-encoding, HTML references, nested,
 // in any Unicode normalisation form — and replaces it with "[sensitive]".
 // A screenshot is pixels, which no scrubbing reaches: SaveArtifacts takes
-// none of a page whose calls used a sensitive value (evidence.ErrScreenshotWithheld).
+// none of a page whose calls used a sensitive value, nor of one whose text
+// shows one any call of the process used (evidence.ErrScreenshotWithheld,
+// ErrScreenshotShowsSecret); files are scrubbed of all of them.
 // What the package cannot see — a value the page hashed, split,
 // base64-encoded or drew — it cannot remove. The output of a dev server
 // attached to a failing spec's report is scrubbed the same way, of every
@@ -32,14 +36,12 @@ var processSecrets struct {
 
 // processSecretSet is the set of every sensitive value a call of this
 // process used.
-func processSecretSet() *scrub.Set {
+func processSecretSet() *scrub.Set { return scrub.New(processSecretValues()...) }
+
+func processSecretValues() []string {
 	processSecrets.mu.Lock()
 	defer processSecrets.mu.Unlock()
-	values := make([]string, 0, len(processSecrets.set))
-	for v := range processSecrets.set {
-		values = append(values, v)
-	}
-	return scrub.New(values...)
+	return slices.Collect(maps.Keys(processSecrets.set))
 }
 
 // noteSecrets remembers the sensitive values of a call for the evidence.
@@ -69,17 +71,14 @@ func (p *Page) noteSecrets(secrets map[string]string) {
 	}
 }
 
-// secretSet is the set of the sensitive values of the page: those its
-// calls used and those given to it as page options.
-func (p *Page) secretSet() *scrub.Set {
+// secretSet is the set the page's evidence is scrubbed of: the sensitive
+// values its calls used, those given to it as page options, and every one
+// any other call of the process used (a page may show what another page
+// posted); own says whether the page had any of its own.
+func (p *Page) secretSet() (set *scrub.Set, own bool) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	values := make([]string, 0, len(p.settings.secrets)+len(p.secretValues))
-	for _, v := range p.settings.secrets {
-		values = append(values, v)
-	}
-	for v := range p.secretValues {
-		values = append(values, v)
-	}
-	return scrub.New(values...)
+	values := append(slices.Collect(maps.Values(p.settings.secrets)), slices.Collect(maps.Keys(p.secretValues))...)
+	p.mu.Unlock()
+	own = slices.ContainsFunc(values, func(v string) bool { return v != "" })
+	return scrub.New(append(values, processSecretValues()...)...), own
 }

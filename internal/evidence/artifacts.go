@@ -28,6 +28,11 @@ const (
 // across elements, or show it in a frame of another origin.
 var ErrScreenshotWithheld = errors.New("not taken: a call of the page used a sensitive value, and a screenshot cannot be scrubbed of it")
 
+// ErrScreenshotShowsSecret is why a page that shows a sensitive value
+// another page's call used (or whose text could not be read to tell) has
+// no screenshot.
+var ErrScreenshotShowsSecret = errors.New("not taken: the page shows a sensitive value a call of this process used, and a screenshot cannot be scrubbed of it")
+
 // Artifacts lists the evidence of one page kept on disk: absolute paths of
 // the files written (empty when a piece could not be taken) and, for each
 // piece that failed, why. It is the value of the "glass artifacts" report
@@ -75,15 +80,35 @@ func (a Artifacts) Files() []string {
 type Page struct {
 	URL                                string
 	Receipts, Snapshots, Confirmations any
-	// Secrets are replaced by receipt.Masked in every file; a page with
-	// any has no screenshot.
+	// Secrets are replaced by receipt.Masked in every file: the page's
+	// own and every other one of the process (a page may show what
+	// another page posted). Own says a call of the page used one: the
+	// page gets no screenshot. Otherwise Text reads what the page shows
+	// as text, bounded: a page that shows one of Secrets, or whose text
+	// cannot be read, gets no screenshot either.
 	Secrets *scrub.Set
+	Own     bool
+	Text    func() (string, error)
 	// Screenshot writes a screenshot to path, bounded in time.
 	Screenshot func(path string) error
 	// StopTrace, when the page is traced, stops the trace into path,
 	// scrubbed of Secrets, bounded in time.
 	StopTrace func(path string) error
 }
+
+// showsSecret says whether the page's text holds one of p.Secrets, or
+// cannot be read.
+func (p Page) showsSecret() bool {
+	if p.Text == nil {
+		return true
+	}
+	t, err := p.Text()
+	return err != nil || p.Secrets.ContainsString(t)
+}
+
+// TextScript answers what a page shows as text: its title and its body's
+// rendered text.
+const TextScript = `() => String(document.title) + "\n" + (document.body ? document.body.innerText : "")`
 
 // Save writes p's evidence into dir (created if needed): every record as
 // printable JSON scrubbed of p.Secrets, a screenshot unless a secret was
@@ -124,8 +149,10 @@ func Save(dir string, p Page, firstLine func(string) string) (Artifacts, error) 
 		*f.dst = filepath.Join(abs, f.name)
 	}
 	shot := filepath.Join(abs, ScreenshotFile)
-	if p.Secrets.Len() > 0 {
+	if p.Own {
 		note(ScreenshotFile, ErrScreenshotWithheld)
+	} else if p.Secrets.Len() > 0 && p.showsSecret() {
+		note(ScreenshotFile, ErrScreenshotShowsSecret)
 	} else if err := p.Screenshot(shot); err != nil {
 		note(ScreenshotFile, err)
 	} else {
