@@ -267,17 +267,20 @@ var faultKinds = map[string]fault{
 			Expect(failedWith.Load()).To(Equal(`glasstest: the ConfirmWith function panicked on "wipe": boom`))
 		},
 	},
-	"the page watches JSON.stringify to learn the host's nonce": {
+	"the page reads the host script's signed messages and replays them": {
 		page: "steals-nonce.html", action: "wipe", opts: []glasstest.PageOption{glasstest.Approve()},
 		code: receipt.CodeNone, phase: receipt.PhaseNone,
 		then: func(p *glasstest.Page, _ *receipt.Receipt) {
-			Expect(p.Evaluate("globalThis.glassFaultNonce", nil)).To(BeEmpty(), "the page learned the nonce")
+			Expect(p.Evaluate("globalThis.glassFaultSawMessage", nil)).To(BeTrue(), "the page read the host script's signed message")
 			asked := p.Confirmations()
-			Expect(asked).To(HaveLen(2))
+			Expect(asked).To(HaveLen(4))
 			Expect(asked[0].Solicited).To(BeTrue())
-			Expect(asked[1].Raw).To(BeTrue(), "the forged call is recognised as the raw binding's")
-			Expect(asked[1].Approved).To(BeFalse())
-			Expect(p.Evaluate("globalThis.glassFaultForged.approved", nil)).To(BeFalse())
+			Expect(asked[0].Approved).To(BeTrue())
+			for _, forged := range asked[1:] {
+				Expect(forged.Raw).To(BeTrue(), "a replayed or re-signed message is recognised as the raw binding's")
+				Expect(forged.Approved).To(BeFalse())
+			}
+			Expect(p.Evaluate("globalThis.glassFaultForged.map((a) => a.approved)", nil)).To(Equal([]any{false, false, false}))
 		},
 	},
 	"the runtime changes the URL in place and never answers": {

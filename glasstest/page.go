@@ -46,8 +46,10 @@ type Page struct {
 	closed  chan struct{}
 	once    struct{ crash, close, closeContext sync.Once }
 
-	// nonce marks the host channel's own messages (see hostScript).
-	nonce string
+	// nonce is the key that signs the host channel's own messages, and
+	// channel tells them from a page script's (pagejs.Channel).
+	nonce   string
+	channel pagejs.Channel
 	// evidence is set by Open: what to keep when the spec fails.
 	evidence *specEvidence
 	// host is the record of the host channel: every confirmation and
@@ -110,7 +112,7 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		pending:  map[string]*pendingCall{},
 		calls:    map[*receipt.Receipt]issuedCall{},
 		failures: map[string]error{},
-		nonce:    newID("n_"),
+		nonce:    newID("k_") + newID("") + newID(""), // the host channel's key: 144 bits
 		fail:     func(error) {},
 	}
 	if !pooled(s) {
@@ -247,9 +249,9 @@ func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	if err := json.Unmarshal([]byte(text), &msg); err != nil {
 		return answer(pagejs.ConfirmAnswer{Reason: "malformed host request"})
 	}
-	// A message without the host script's nonce came from a page script
+	// A message the host script did not sign came from a page script
 	// calling the raw binding: it is recorded (confirm) and refused.
-	if msg.Nonce != p.nonce {
+	if !p.channel.Accept(msg, p.nonce) {
 		return answer(p.refuseRaw(msg))
 	}
 	switch msg.Type {

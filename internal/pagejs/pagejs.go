@@ -3,11 +3,17 @@
 package pagejs
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf16"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -19,37 +25,83 @@ const Binding = "__glassHostCall"
 // hostScript installs the host channels before any page script runs. The
 // property is neither writable nor configurable, so a page script cannot
 // swap the channel for its own; an answer also carries a ticket that only
-// the host can issue. Every message carries a per-page nonce kept in this
-// closure, so a page script that calls the raw binding instead of
-// glassHost is recognised (and never approved). The nonce never passes
-// through anything a page script can replace or observe: the message is
-// spelt out around the request's JSON with the JSON.stringify this script
-// captured before any page script ran, so an Object.prototype.toJSON or a
-// wrapped JSON.stringify sees the request, never the nonce.
+// the host can issue. Every message is signed with a per-page key kept in
+// this closure (HMAC-SHA256, computed with what the script took before
+// any page script ran), so a page script that calls the raw binding
+// instead of glassHost is recognised (and never approved). The key never
+// leaves the closure: Playwright's binding layer passes each message
+// through the page's own JSON.stringify, so a page script may read a
+// message, but it cannot sign one of its own, and the host accepts each
+// signature once (Channel).
 // runtimeReplaced pins the runtime global the first time the harness looks
 // at it and afterwards tells whether a page script has swapped it.
 //
-// js/host.js is the script; GLASS_HEAD and GLASS_WITH_CONFIRM are filled
+// js/host.js is the script; GLASS_KEY and GLASS_WITH_CONFIRM are filled
 // in for each page (HostScript), and it calls the binding by the name
 // Binding gives it.
 //
 //go:embed js/host.js
 var hostScript string
 
-// HostScript is the host script of a page whose messages carry nonce
-// (letters, digits and "_"), with or without the confirmation channel.
-func HostScript(nonce string, withConfirm bool) string {
-	// The nonce needs no escaping in JSON.
-	head := `{"nonce":"` + nonce + `","type":"`
-	return strings.NewReplacer("GLASS_HEAD", strconv.Quote(head), "GLASS_WITH_CONFIRM", strconv.FormatBool(withConfirm)).Replace(hostScript)
+// HostScript is the host script of a page whose messages are signed with
+// key (see Channel), with or without the confirmation channel.
+func HostScript(key string, withConfirm bool) string {
+	return strings.NewReplacer("GLASS_KEY", strconv.Quote(key), "GLASS_WITH_CONFIRM", strconv.FormatBool(withConfirm)).Replace(hostScript)
 }
 
 // HostMessage is a message of the host script on the binding: a
-// confirmation or hand-off request, with the page's nonce.
+// confirmation or hand-off request, signed.
 type HostMessage struct {
 	Type    string          `json:"type"`
 	Request json.RawMessage `json:"request"`
-	Nonce   string          `json:"nonce"`
+	// Doc names the document the host script runs in, Seq numbers its
+	// messages, MAC signs Doc, Seq, Type and Request.
+	Doc string `json:"doc"`
+	Seq int64  `json:"seq"`
+	MAC string `json:"mac"`
+}
+
+// MaxHostMessages is how many signed messages a page's Channel accepts:
+// more than the host records (512 confirmation and 512 hand-off
+// requests), so that the record, not the channel, says it is full.
+const MaxHostMessages = 4096
+
+// Channel tells the host script's messages on one page from a page
+// script's: a message is the host script's when it is signed with the
+// page's key and its signature was not accepted before. Safe for
+// concurrent use.
+type Channel struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// Accept reports whether m is the host script's, signed with key; each
+// signature is accepted once.
+func (c *Channel) Accept(m HostMessage, key string) bool {
+	if m.Doc == "" || m.Seq <= 0 || len(m.MAC) != 64 {
+		return false
+	}
+	h := hmac.New(sha256.New, []byte(key))
+	text := m.Doc + "\n" + strconv.FormatInt(m.Seq, 10) + "\n" + m.Type + "\n" + string(m.Request)
+	var b [2]byte
+	for _, u := range utf16.Encode([]rune(text)) {
+		binary.BigEndian.PutUint16(b[:], u)
+		h.Write(b[:])
+	}
+	want := hex.EncodeToString(h.Sum(nil))
+	if !hmac.Equal([]byte(want), []byte(m.MAC)) {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen[m.MAC] || len(c.seen) >= MaxHostMessages {
+		return false
+	}
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	c.seen[m.MAC] = true
+	return true
 }
 
 // ConfirmAnswer is the host's answer to a confirmation request.

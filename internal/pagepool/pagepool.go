@@ -37,8 +37,8 @@ type Owner interface {
 type Slot struct {
 	Context playwright.BrowserContext
 	Page    playwright.Page
-	// Nonce is the host script's, installed in the context once; every
-	// owner of the slot uses it.
+	// Nonce is the key the host script signs its messages with, installed
+	// in the context once; every owner of the slot uses it.
 	Nonce string
 	cdp   playwright.CDPSession
 

@@ -61,7 +61,7 @@ var Table = map[string]Check{
 	"fidelity.reported":                {Run: calls.FidelityReported},
 	"fidelity.low-warning":             {Run: calls.LowFidelityWarning},
 	"sensitive.never-echoed":           {Run: calls.SensitiveNeverEchoed},
-	"policy.ticket":                    {Run: calls.Ticket},
+	"policy.ticket":                    {Run: calls.Ticket, Audit: true},
 	"policy.risk-classes":              {Run: calls.RiskClasses},
 	"envelope.revision":                {Run: calls.Revision},
 

@@ -113,7 +113,7 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 	h := pg.Harness.Do(id, args, opts...)
 	r, byRuntime := pg.Answered(h)
 	a, declared := pg.p.Base().Action(id)
-	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n}
+	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
 		sn.Issued = h.ExecutionID
 	}
@@ -127,12 +127,24 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
 	h := pg.Harness.Resume(handle, opts...)
 	r, byRuntime := pg.Answered(h)
-	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n}
+	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
 		sn.Issued = h.ExecutionID
 	}
 	pg.p.s.record(sn)
 	return r
+}
+
+// tickets are the tickets of the approvals the host has given on the
+// page, each with the executionId of the request it answered.
+func (pg *Page) tickets() map[string]string {
+	out := map[string]string{}
+	for _, c := range pg.Harness.Confirmations() {
+		if c.Approved && c.Ticket != "" {
+			out[c.Ticket] = c.Request.ExecutionID
+		}
+	}
+	return out
 }
 
 // RuntimeAnswer is the runtime's own receipt behind r (see Answered).

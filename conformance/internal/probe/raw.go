@@ -80,7 +80,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 		return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
 	}
 	a, declared := pg.p.Base().Action(id)
-	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw)", ByRuntime: true, Page: pg.n})
+	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw)", ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
 	return r, nil
 }
 

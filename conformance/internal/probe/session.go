@@ -167,6 +167,10 @@ type Seen struct {
 	// Issued is the executionId the harness passed when the runtime's
 	// receipt carries another one.
 	Issued string
+	// Tickets are the tickets of the approvals the host had given on the
+	// receipt's page when it came back, each with the executionId of the
+	// request it answered (policy.ticket).
+	Tickets map[string]string
 }
 
 // Sent reports whether the runtime sent what the receipt stands for:

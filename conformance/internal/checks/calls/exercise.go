@@ -436,7 +436,10 @@ func Ticket(p *probe.Probe) probe.Outcome {
 				return false
 			}
 		}
-		return probed == 0
+		// Every approved call is judged, not the first only: a runtime
+		// may copy the right ticket on one page load and another's on the
+		// next (a replayed approval).
+		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
@@ -475,6 +478,28 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			return probe.Failf("%s: %s, but the receipt's confirmations do not list %s as not approved", res.Call.Describe, what, res.Call.ID).With(ev...)
 		case listed.Ticket != "":
 			return probe.Failf("%s: %s, so the host issued no ticket, but the receipt's confirmations list the ticket %q", res.Call.Describe, what, listed.Ticket).With(ev...)
+		}
+	}
+	// Every approval any receipt of the run lists carries a ticket the
+	// host issued on that receipt's page, for that call's execution (a
+	// resume's may be the flow's first call's): a runtime that replays an
+	// approval of another page load, or of another call, copies no ticket
+	// of the host's for this call. An audit, so that it sees every
+	// receipt of the run.
+	for _, sn := range runtimeReceipts(p) {
+		for _, rc := range sn.Receipt.Confirmations {
+			if !rc.Approved || rc.Ticket == "" {
+				continue
+			}
+			probed++
+			exec, issued := sn.Tickets[rc.Ticket]
+			ev := probe.ReceiptEvidence("receipt", sn.Receipt)
+			switch {
+			case !issued:
+				return probe.Failf("%s: the receipt's confirmations list the ticket %q for %s, which the host never issued on its page", sn.What, rc.Ticket, rc.Action).With(ev)
+			case exec != sn.Receipt.ExecutionID && !strings.HasPrefix(sn.What, "resume "):
+				return probe.Failf("%s: the receipt (execution %q) lists the ticket %q for %s, which the host issued to execution %q", sn.What, sn.Receipt.ExecutionID, rc.Ticket, rc.Action, exec).With(ev)
+			}
 		}
 	}
 	if probed == 0 {
