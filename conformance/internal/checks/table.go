@@ -63,7 +63,7 @@ var Table = map[string]Check{
 	"sensitive.never-echoed":           {Run: calls.SensitiveNeverEchoed},
 	"policy.ticket":                    {Run: calls.Ticket, Audit: true},
 	"policy.risk-classes":              {Run: calls.RiskClasses},
-	"envelope.revision":                {Run: calls.Revision},
+	"envelope.revision":                {Run: calls.Revision, Audit: true},
 
 	// Failures the manifest names.
 	"verify.expectation-failed": {Run: calls.ExpectationFailed},

@@ -37,6 +37,10 @@ type EchoCall struct {
 	Evidence string
 }
 
+// echoMember is the member the echo probe adds to the arguments of an
+// action that asks first and allows members it does not declare.
+const echoMember = "glassEcho"
+
 // echoPlan is one call of the echo probe: the action, and its arguments
 // with the placeholder in every string parameter that can hold it.
 type echoPlan struct {
@@ -52,13 +56,28 @@ type echoPlan struct {
 // parameters are all enums gets the placeholder in each of them instead,
 // a call validation must refuse.
 func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
+	extraTools := map[string]bool{}
 	for _, a := range p.Base().Actions.Items {
 		if a.StepOnly || p.Manifest().Skips(a.ID) {
 			continue
 		}
 		s, err := params.ParseSchema(a.Params)
-		if err != nil || len(s.Properties) == 0 {
+		if err != nil {
 			continue
+		}
+		// An action that asks first and takes members its schema does
+		// not declare gets the value in one more: the runtime restores a
+		// placeholder wherever it is, and the confirmation request shows
+		// the arguments (CONTRACT.md §2.3, §6.3).
+		extra := NeedsConfirmation(a) && a.Available && string(s.AdditionalProperties) != "false" && s.Properties[echoMember] == nil
+		if len(s.Properties) == 0 && !extra {
+			continue
+		}
+		if extra && len(s.Properties) == 0 && a.Tool != "" {
+			if extraTools[a.Tool] {
+				continue // one row of a tool is enough
+			}
+			extraTools[a.Tool] = true
 		}
 		var free, enums []string
 		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
@@ -72,7 +91,7 @@ func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
 				free = append(free, k)
 			}
 		}
-		if len(free)+len(enums) == 0 {
+		if len(free)+len(enums) == 0 && !extra {
 			continue
 		}
 		args, err := p.ValidArgs(a, "")
@@ -85,6 +104,9 @@ func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
 			// Refused either way (by validation, or at stage 5): the value
 			// goes in every string parameter.
 			pl.params = append(free, enums...)
+		}
+		if extra {
+			pl.params = append(pl.params, echoMember)
 		}
 		for _, k := range pl.params {
 			pl.args[k] = glasstest.SensitiveRef(params.SensitiveRef)

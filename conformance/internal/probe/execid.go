@@ -95,6 +95,21 @@ func (p *Probe) executionIDs() (*IDProbe, error) {
 		minted[id] = i
 		out.Calls = append(out.Calls, c)
 	}
+	// Calls at once, some in the same millisecond: an id made from the
+	// clock is not distinct.
+	if all, err := pg.RawAtOnce(target.ID, args, map[string]any{"expectedRevision": stale}); err == nil {
+		c := IDCall{What: fmt.Sprintf("%d calls of %s at once without options.executionId (guarded by a stale revision)", AtOnce, target.ID), Receipt: all[0]}
+		first := map[string]int{}
+		for i, r := range all {
+			if j, dup := first[r.ExecutionID]; dup && c.Problem == "" {
+				c.Problem, c.Receipt = fmt.Sprintf("the host passed no executionId, and the runtime assigned calls %d and %d, made at once, the same id %q", j+1, i+1, r.ExecutionID), r
+			}
+			if _, seen := first[r.ExecutionID]; !seen {
+				first[r.ExecutionID] = i
+			}
+		}
+		out.Calls = append(out.Calls, c)
+	}
 	for _, given := range []string{probeExecutionID, invalidExecutionID} {
 		r, err := pg.Raw(target.ID, args, map[string]any{"executionId": given, "expectedRevision": stale}, snap)
 		if err != nil {

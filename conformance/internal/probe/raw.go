@@ -84,6 +84,47 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 	return r, nil
 }
 
+const concurrentExecute = `async ([id, args, options, n]) => {
+  const rt = globalThis.glassRuntime;
+  const calls = [];
+  for (let i = 0; i < n; i++) calls.push(rt.execute(id, args, options));
+  const all = await Promise.all(calls);
+  return all.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
+}`
+
+// AtOnce is how many calls RawAtOnce starts together.
+const AtOnce = 16
+
+// RawAtOnce calls id AtOnce times at once through the runtime's global
+// (every call starts before any answers), with args as JSON text and the
+// options object as it is, and records the receipts in the run: calls a
+// few of which start in the same millisecond, as an agent that runs
+// tools in parallel makes them.
+func (pg *Page) RawAtOnce(id string, args any, options map[string]any) ([]*receipt.Receipt, error) {
+	b, _ := json.Marshal(args)
+	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), concurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
+	if err != nil {
+		return nil, fmt.Errorf("execute %s %d times at once: %w", id, AtOnce, err)
+	}
+	texts, _ := v.([]any)
+	if len(texts) != AtOnce {
+		return nil, fmt.Errorf("execute %s %d times at once: the page answered %d receipts", id, AtOnce, len(texts))
+	}
+	a, declared := pg.p.Base().Action(id)
+	var out []*receipt.Receipt
+	for i, t := range texts {
+		text, _ := t.(string)
+		r, err := receipt.Decode([]byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
+		}
+		what := fmt.Sprintf("%s (call %d of %d at once, raw)", id, i+1, AtOnce)
+		pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: what, ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
+		out = append(out, r)
+	}
+	return out, nil
+}
+
 // toolInput names the WebMCP tool that runs id, with the input that makes
 // it run id: a row action's folded tool with its record.
 func toolInput(s *receipt.Snapshot, id string, args map[string]any) (string, map[string]any, bool) {

@@ -172,7 +172,14 @@ func PlanUnknown(p *Probe) (*PlannedCall, string) {
 			Describe: fmt.Sprintf("call of the folded tool %s with the record %q, which names no row (%s)", tool, UnknownRecord, id)}, ""
 	}
 	id := UndeclaredID(p.Base())
-	return &PlannedCall{ID: id, Undeclared: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}, ""
+	pc := &PlannedCall{ID: id, Undeclared: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}
+	// A declared id in another letter case is undeclared too: a runtime
+	// that resolves ids as a model might spell them runs what it names.
+	if v := judge.CaseVariant(p.Base()); v != "" {
+		pc.Describe = fmt.Sprintf("calls of the undeclared ids %q and %q (a declared id in another letter case)", id, v)
+		pc.IDsFrom = func(*Page, *Witness) ([]string, string, error) { return []string{id, v}, "", nil }
+	}
+	return pc, ""
 }
 
 // Refused is the record of one refusal probe.

@@ -814,5 +814,26 @@ func Revision(p *probe.Probe) probe.Outcome {
 			return *bad
 		}
 	}
+	// Every receipt of the run, a failure's too (an expectation that
+	// failed after the page changed): an audit, so that it sees them all,
+	// and it provokes every failure the suite knows, as the failure
+	// audits do, so that run alone it still judges them.
+	stayed := func(r *receipt.Receipt) string {
+		rv, ch := r.Revision, r.Result.Changed
+		if rv != nil && ch != nil && ch.Observed && rv.After <= rv.Before {
+			return fmt.Sprintf("changed.observed is true, but the revision stayed at %d → %d", rv.Before, rv.After)
+		}
+		return ""
+	}
+	if o == nil && n > 0 {
+		if f := auditFailures(p, stayed); f.Verdict == report.Fail {
+			return f
+		}
+		for _, sn := range runtimeReceipts(p) {
+			if pr := stayed(sn.Receipt); pr != "" {
+				return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			}
+		}
+	}
 	return p.Judged(o, n, "no action could be called")
 }

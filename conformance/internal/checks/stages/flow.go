@@ -520,8 +520,49 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		if pr := ledgerProblem(flowReceipt{flow: flow, r: r, resumed: true}, base); pr != "" {
 			return probe.Failf("%s, resumed: %s", c.where(), pr).With(probe.ReceiptEvidence("resumed call", r))
 		}
+		// A resume is a new call: it asks again, once, when the flow
+		// declares confirm or a step that remains needs it (§2.4).
+		if step := remainingAsk(flow, first, base); step != "" {
+			asked := 0
+			for _, cr := range pg.Harness.Confirmations() {
+				if cr.Request.ExecutionID == r.ExecutionID {
+					asked++
+				}
+			}
+			if asked == 0 {
+				return probe.Failf("%s: resuming %s asked the host nothing, though %s: a resume is a new call and asks again", c.where(), handle, step).
+					With(probe.ReceiptEvidence("resumed call", r), probe.ConfirmationEvidence(pg.Harness.Confirmations()))
+			}
+		}
 	}
 	return probe.Pass()
+}
+
+// remainingAsk says why the resume of flow must ask the host, judged from
+// the failed call's ledger and the snapshot: the flow declares confirm,
+// or a step that did not succeed needs confirmation; "" when neither.
+func remainingAsk(flow receipt.ActionInfo, ledger []receipt.Step, base *receipt.Snapshot) string {
+	if flow.Confirm {
+		return "the flow declares confirm"
+	}
+	remaining := []string{}
+	done := 0
+	for _, st := range ledger {
+		if st.Outcome == receipt.StepOK {
+			done++
+		} else {
+			remaining = append(remaining, st.ID)
+		}
+	}
+	if done < len(flow.Steps) {
+		remaining = append(remaining, flow.Steps[done:]...)
+	}
+	for _, id := range remaining {
+		if a, ok := base.Action(id); ok && a.Kind != receipt.KindHandoff && probe.NeedsConfirmation(a) {
+			return "the step " + id + " that remains needs confirmation"
+		}
+	}
+	return ""
 }
 
 // Resume handles no runtime issued: the probe's own, and one in the
