@@ -183,7 +183,8 @@ func TestInitSaysWhenTheModuleCannotBeCompleted(t *testing.T) {
 // risk the contract does not have, one with an expect that is a string
 // (the receipt's expect is one; a declaration's is not), one with an
 // unknown kind and one id twice: each is a declaration that does not do
-// what its author meant, and none may pass unsaid.
+// what its author meant, and none may pass unsaid. A kind that throws when
+// it is shown breaks nothing.
 const misdeclaredPage = `<!doctype html><title>Recipes</title>
 <ul><li>Soup <button id="del-r1">Delete</button></li></ul>
 <script src="/glass-runtime.js"></script>
@@ -197,6 +198,7 @@ glassRuntime.define({
     { id: "count", kind: "function", run: () => 1, expect: "It counts" },
     { id: "count", kind: "function", run: () => 2 },
     { id: "share", kind: "link", run: () => 3 },
+    { id: "odd", kind: { toString() { throw new Error("no kind to show"); } }, run: () => 6 },
     { id: "rename", kind: "function", params: { name: "string" }, run: () => 4 },
     { id: "tag", kind: "function", params: { type: "object", properties: { tag: { anyOf: [{ const: "a" }, { const: "b" }] } } }, run: () => 5 },
     ...(soup ? [{ id: "delete@r1", description: "Delete Soup", risk: "destructive", target: "#del-r1" }] : []),
