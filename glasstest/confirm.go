@@ -173,7 +173,7 @@ func (p *Page) secretsFor(call *pendingCall) map[string]string {
 	if secrets == nil {
 		secrets = map[string]string{}
 	}
-	for _, v := range processSecretValues() {
+	for _, v := range processSecrets.Values() {
 		secrets["\x00"+v] = v // a name no option can have
 	}
 	if call != nil {

@@ -3,7 +3,6 @@ package glasstest
 import (
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/glassworks/glass/internal/scrub"
 )
@@ -29,36 +28,14 @@ import (
 // processSecrets holds every sensitive value a call of this process used,
 // for the evidence no single page owns: a dev server's output, which may
 // log what a page posted to it.
-var processSecrets struct {
-	mu  sync.Mutex
-	set map[string]bool
-}
-
-// processSecretSet is the set of every sensitive value a call of this
-// process used.
-func processSecretSet() *scrub.Set { return scrub.New(processSecretValues()...) }
-
-func processSecretValues() []string {
-	processSecrets.mu.Lock()
-	defer processSecrets.mu.Unlock()
-	return slices.Collect(maps.Keys(processSecrets.set))
-}
+var processSecrets scrub.Registry
 
 // noteSecrets remembers the sensitive values of a call for the evidence.
 func (p *Page) noteSecrets(secrets map[string]string) {
 	if len(secrets) == 0 {
 		return
 	}
-	processSecrets.mu.Lock()
-	if processSecrets.set == nil {
-		processSecrets.set = map[string]bool{}
-	}
-	for _, v := range secrets {
-		if v != "" {
-			processSecrets.set[v] = true
-		}
-	}
-	processSecrets.mu.Unlock()
+	processSecrets.Add(slices.Collect(maps.Values(secrets))...)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.secretValues == nil {
@@ -80,5 +57,5 @@ func (p *Page) secretSet() (set *scrub.Set, own bool) {
 	values := append(slices.Collect(maps.Values(p.settings.secrets)), slices.Collect(maps.Keys(p.secretValues))...)
 	p.mu.Unlock()
 	own = slices.ContainsFunc(values, func(v string) bool { return v != "" })
-	return scrub.New(append(values, processSecretValues()...)...), own
+	return scrub.New(append(values, processSecrets.Values()...)...), own
 }

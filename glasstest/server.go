@@ -135,7 +135,7 @@ func (d *DevServer) entry() ServerOutput {
 		Command: d.Command,
 		URL:     d.URL,
 		Exited:  d.Exited(),
-		Output:  scrubbedTail(d.Output(), len(d.Output()) >= devserver.MaxOutput, processSecretSet()),
+		Output:  scrubbedTail(d.Output(), len(d.Output()) >= devserver.MaxOutput, processSecrets.Set()),
 	}
 }
 
