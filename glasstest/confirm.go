@@ -73,7 +73,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) pagejs.ConfirmAnswer 
 	if ans.Approved {
 		ans.Ticket = newID("tk_")
 	} else if ans.Reason == "" {
-		ans.Reason = "denied by the user"
+		ans.Reason, ans.As = "denied by the user", call.settings.policy.as
 	}
 	rec.Approved, rec.Ticket, rec.Reason = ans.Approved, ans.Ticket, ans.Reason
 	if !p.hostLog.AddConfirmation(rec) {

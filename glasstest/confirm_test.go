@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/glassworks/glass/fixtures/faults"
+	"github.com/glassworks/glass/fixtures/mutants"
 	"github.com/glassworks/glass/glasstest"
 	. "github.com/glassworks/glass/matchers"
 	"github.com/glassworks/glass/receipt"
@@ -64,6 +65,29 @@ but it asked never that counted, of 2 request(s):
 		Expect(r.Code()).To(Equal(receipt.CodePermissionDenied))
 		Expect(page.Confirmations()).To(ConsistOf(HaveField("Reason", "denied by the user")))
 		Expect(page.VerifyConfirmations(r)).To(Succeed())
+	})
+
+	It("answers DenyAs's malformed approval, which the host records as a denial and a runtime must take as one", func() {
+		page := glasstest.Open(url)
+		r := page.Do("remove@r1", nil, glasstest.DenyAs("1"))
+		Expect(r).To(FailAtPhase(receipt.PhasePolicy))
+		Expect(r.Code()).To(Equal(receipt.CodePermissionDenied))
+		Expect(page.Confirmations()).To(ConsistOf(And(HaveField("Approved", false), HaveField("Ticket", ""))))
+		Expect(page.VerifyConfirmations(r)).To(Succeed())
+
+		// A runtime that tests approved for truth takes {"approved": "1"}
+		// as a yes; true, or a value that does not encode, is a plain no.
+		m, ok := mutants.ByName("ref-approved-truthy")
+		Expect(ok).To(BeTrue())
+		src, err := m.Runtime()
+		Expect(err).NotTo(HaveOccurred())
+		truthy := glasstest.Open(glasstest.Serve(m.Base().Page(src)))
+		for _, no := range []any{true, func() {}} {
+			Expect(truthy.Do("remove@n01", nil, glasstest.DenyAs(no))).To(FailWith(receipt.CodePermissionDenied))
+		}
+		r = truthy.Do("remove@n01", nil, glasstest.DenyAs("1"))
+		Expect(r).To(BeOK())
+		Expect(truthy.VerifyConfirmations(r)).To(MatchError(ContainSubstring("remove@n01")))
 	})
 
 	It("takes a call's policy over the page's", func() {

@@ -1,6 +1,7 @@
 package glasstest
 
 import (
+	"encoding/json"
 	"maps"
 	"time"
 )
@@ -158,6 +159,7 @@ const (
 type policy struct {
 	kind policyKind
 	fn   func(ConfirmRequest) bool
+	as   json.RawMessage // DenyAs's approved member
 }
 
 // WithoutExecutionID makes the call pass the runtime no executionId, so
@@ -173,6 +175,19 @@ func Approve() Option { return func(s *settings) { s.policy = policy{kind: polic
 
 // Deny answers every confirmation with no. It is the default.
 func Deny() Option { return func(s *settings) { s.policy = policy{kind: policyDeny} } }
+
+// DenyAs answers every confirmation with {"approved": value}, which for
+// any value but the boolean true is a malformed answer: the contract says
+// a runtime takes it as a denial (policy.ticket), and so does the host, which
+// issues no ticket. DenyAs("1") catches a runtime that tests approved for
+// truth or with ==. A value that is true or does not encode is a Deny.
+func DenyAs(value any) Option {
+	raw, err := json.Marshal(value)
+	if err != nil || string(raw) == "true" {
+		raw = nil
+	}
+	return func(s *settings) { s.policy = policy{kind: policyDeny, as: raw} }
+}
 
 // NoConfirmationChannel installs no confirmation channel at all; the
 // contract says the runtime must then deny. As a call option it makes the

@@ -109,6 +109,22 @@ type ConfirmAnswer struct {
 	Approved bool   `json:"approved"`
 	Ticket   string `json:"ticket,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// As, set on a denial, is the JSON sent as its approved member
+	// instead of false: a malformed answer, which the contract says is a
+	// denial too (glasstest.DenyAs).
+	As json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the answer, a denial's approved member as As when set.
+func (a ConfirmAnswer) MarshalJSON() ([]byte, error) {
+	type plain ConfirmAnswer
+	if a.Approved || len(a.As) == 0 {
+		return json.Marshal(plain(a))
+	}
+	return json.Marshal(struct {
+		Approved json.RawMessage `json:"approved"`
+		Reason   string          `json:"reason,omitempty"`
+	}{a.As, a.Reason})
 }
 
 // Bridge calls execute (or resume) on the runtime's global and returns

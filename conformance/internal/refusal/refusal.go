@@ -33,10 +33,14 @@ const (
 	RefFraction    = "fraction for an integer"
 	RefDenied      = "denied confirmation"
 	RefNoChannel   = "no confirmation channel"
-	RefStale       = "stale expected revision"
-	RefUnavailable = "unavailable action"
-	RefControlName = "undeclared id named like a control"
-	RefSecretName  = "unknown sensitive value"
+	// RefMalformedApproval is a confirmation answered {"approved": "1"}:
+	// not the boolean true, so a denial (CONTRACT.md §6.3), but true to a
+	// runtime that tests the member for truth or with ==.
+	RefMalformedApproval = "malformed approval"
+	RefStale             = "stale expected revision"
+	RefUnavailable       = "unavailable action"
+	RefControlName       = "undeclared id named like a control"
+	RefSecretName        = "unknown sensitive value"
 )
 
 // Refusals lists every refusal probe, in lifecycle order.
@@ -53,6 +57,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
 	{Kind: RefDenied, Code: receipt.CodePermissionDenied, Plan: PlanDenied},
 	{Kind: RefNoChannel, Code: receipt.CodePermissionDenied, Plan: planNoChannel},
+	{Kind: RefMalformedApproval, Code: receipt.CodePermissionDenied, Plan: planMalformedApproval},
 	{Kind: RefUnavailable, Code: receipt.CodeActionUnavailable, Plan: planUnavailable},
 }
 
@@ -338,6 +343,10 @@ func PlanDenied(p *probe.Probe) (*probe.PlannedCall, string) {
 
 func planNoChannel(p *probe.Probe) (*probe.PlannedCall, string) {
 	return planConfirmable(p, glasstest.NoConfirmationChannel(), "no confirmation channel installed")
+}
+
+func planMalformedApproval(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planConfirmable(p, glasstest.DenyAs("1"), `the host's answer {"approved": "1"}, which is no approval`)
 }
 
 func planStale(p *probe.Probe) (*probe.PlannedCall, string) {

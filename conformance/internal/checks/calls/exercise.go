@@ -447,16 +447,25 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	// A denied confirmation is listed not approved, with no ticket (the
 	// host issued none); one the runtime could not ask for want of a
 	// channel is listed too, the same way (CONTRACT.md §2.4).
-	for _, kind := range []string{refusal.RefDenied, refusal.RefNoChannel} {
-		res, out, ok := p.Refuse(refusal.RefusalByKind(kind))
+	// An answer whose approved member is anything but the boolean true is
+	// a denial too (CONTRACT.md §6.3): the malformed approval must be
+	// refused like a denial and listed like one.
+	for _, kind := range []string{refusal.RefDenied, refusal.RefNoChannel, refusal.RefMalformedApproval} {
+		rf := refusal.RefusalByKind(kind)
+		res, out, ok := p.Refuse(rf)
 		if !ok {
 			if out.Verdict == report.Fail {
 				return out
 			}
 			continue
 		}
-		if kind == refusal.RefDenied && len(res.Confirmations) == 0 {
+		if kind != refusal.RefNoChannel && len(res.Confirmations) == 0 {
 			continue // policy.denied's violation: nothing was asked
+		}
+		if kind == refusal.RefMalformedApproval {
+			if o := probe.ExpectRefused(res, rf.Code); o.Verdict != report.Pass {
+				return o
+			}
 		}
 		if res.Receipt.Code() != receipt.CodePermissionDenied {
 			continue // policy.denied's and policy.no-channel's violation
@@ -469,8 +478,11 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			}
 		}
 		what := "the host denied the confirmation"
-		if kind == refusal.RefNoChannel {
+		switch kind {
+		case refusal.RefNoChannel:
 			what = "the page had no confirmation channel"
+		case refusal.RefMalformedApproval:
+			what = `the host answered {"approved": "1"}, a denial`
 		}
 		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}
 		switch {
