@@ -159,11 +159,7 @@ func IsRead(a receipt.ActionInfo) bool { return a.Risk == receipt.RiskRead }
 func IsWrite(a receipt.ActionInfo) bool { return a.Risk != receipt.RiskRead }
 
 func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
-	opts := []glasstest.PageOption{glasstest.Approve()}
-	if pl.Secret != "" {
-		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, pl.Secret))
-	}
-	pg, err := p.Open("", opts...)
+	pg, err := p.OpenApproved(pl.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +212,17 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	}
 	e.Confirmations = pg.Harness.Confirmations()
 	return e, nil
+}
+
+// OpenApproved opens a page of the probe whose confirmations are
+// approved, with secret (when not empty) given for the probe's sensitive
+// placeholder: the page an exercised call is made on.
+func (p *Probe) OpenApproved(secret string) (*Page, error) {
+	opts := []glasstest.PageOption{glasstest.Approve()}
+	if secret != "" {
+		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, secret))
+	}
+	return p.Open("", opts...)
 }
 
 // UsesSecret reports whether args pass the probe's sensitive value.

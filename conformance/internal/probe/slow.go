@@ -5,9 +5,6 @@ import (
 	"time"
 
 	playwright "github.com/mxschmitt/playwright-go"
-
-	"github.com/glassworks/glass/conformance/internal/params"
-	"github.com/glassworks/glass/glasstest"
 )
 
 // SlowResponse is how much later the slow-server probe lets every fetch
@@ -32,11 +29,7 @@ func (p *Probe) SlowCall(e *Exercised) (*Slowed, error) {
 	v, err := p.s.memo(string(p.Transport)+"|slow|"+e.Action.ID, func() (any, error) {
 		q := &Probe{s: p.s, Transport: p.Transport}
 		defer q.Close()
-		opts := []glasstest.PageOption{glasstest.Approve()}
-		if e.Secret != "" {
-			opts = append(opts, glasstest.Sensitive(params.SensitiveRef, e.Secret))
-		}
-		pg, err := q.Open("", opts...)
+		pg, err := q.OpenApproved(e.Secret)
 		if err != nil {
 			return nil, err
 		}

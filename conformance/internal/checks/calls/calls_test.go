@@ -161,3 +161,22 @@ func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
 		t.Errorf("judged %q (%d), want %q", judged, a.judged, want)
 	}
 }
+
+func TestRepeatedCountsCopiesOfAMessageAlreadyShown(t *testing.T) {
+	saved, gone := receipt.Feedback{Kind: "info", Text: "Saved"}, receipt.Feedback{Kind: "info", Text: "Gone"}
+	for _, c := range []struct {
+		before, after []receipt.Feedback
+		want          bool
+	}{
+		{nil, []receipt.Feedback{saved}, false},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved}, false},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved, saved}, true},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{gone, saved}, false},
+		{[]receipt.Feedback{saved, saved}, []receipt.Feedback{saved, saved, saved}, true},
+		{[]receipt.Feedback{gone}, []receipt.Feedback{saved, saved}, false},
+	} {
+		if got := repeated(c.before, c.after); got != c.want {
+			t.Errorf("repeated(%v, %v) = %t, want %t", c.before, c.after, got, c.want)
+		}
+	}
+}

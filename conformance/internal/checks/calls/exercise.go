@@ -189,7 +189,11 @@ func changeEvidence(w probe.Window, after *receipt.Snapshot, afterLabel string) 
 func ChangedParts(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	judged := 0
+	var shows []*probe.Exercised // writes that showed a message
 	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
+		if c := e.Receipt.Result.Changed; probe.IsWrite(e.Action) && e.Receipt.Result.OK && c != nil && c.Feedback != nil && len(c.Feedback.Added) > 0 {
+			shows = append(shows, e)
+		}
 		if pr := partsShapeProblem(e.Receipt); pr != "" {
 			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
@@ -213,6 +217,9 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	if o := repeatedMessage(p, shows); o != nil {
 		return *o
 	}
 	if o := partsAudit(p); o != nil {

@@ -3,6 +3,7 @@ package calls
 import (
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/receipt"
 )
@@ -52,6 +53,83 @@ func partsShapeProblem(r *receipt.Receipt) string {
 		return "changed carries a " + part + " part that reports nothing changed in it"
 	}
 	return ""
+}
+
+// repeatedMessage calls a write that showed a message twice on one page,
+// with the same arguments, and judges the second call's changed against
+// the harness's snapshots around it. A page that keeps its messages then
+// shows the same one twice, when the write says the same thing again:
+// changed compares feedback counting repeats, so a runtime that compares
+// it as a set reports nothing added. Writes are tried in declaration
+// order until a second call shows a message repeated (at most
+// maxRepeatTries); every second call is judged. A second call that does
+// not succeed, or a call whose target a reveal renders, is not judged.
+func repeatedMessage(p *probe.Probe, shows []*probe.Exercised) *probe.Outcome {
+	for _, e := range shows[:min(len(shows), maxRepeatTries)] {
+		// A call whose before window holds what revealing its target
+		// rendered is judged from the runtime's window, which a second
+		// call's harness snapshots do not show.
+		if w, err := p.Window(e); err != nil || w.Before != e.Before.Snap {
+			continue
+		}
+		pg, err := p.OpenApproved(e.Secret)
+		if err != nil {
+			o := probe.Broken(err)
+			return &o
+		}
+		if first := pg.Do(e.Action.ID, e.Args); !first.Result.OK {
+			continue
+		}
+		before, err := pg.Witness(false)
+		if err != nil {
+			o := probe.Broken(err)
+			return &o
+		}
+		r, byRuntime := pg.DoAnswered(e.Action.ID, e.Args)
+		if !byRuntime || !r.Result.OK {
+			continue
+		}
+		after, err := pg.Witness(false)
+		if err != nil {
+			o := probe.Broken(err)
+			return &o
+		}
+		pr := judge.PartsProblem(r, before.Snap, after.Snap)
+		if pr == "" {
+			pr = judge.ChangesProblem(r, before.Snap, after.Snap)
+		}
+		if pr != "" {
+			o := probe.Failf("%s, called a second time on the same page: %s", e.Action.ID, pr).
+				With(probe.ReceiptEvidence("receipt of the second call", r),
+					probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(before.Snap, after.Snap)...))
+			return &o
+		}
+		if repeated(before.Snap.Feedback, after.Snap.Feedback) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// maxRepeatTries bounds the writes repeatedMessage calls twice.
+const maxRepeatTries = 6 // not a contract bound
+
+// repeated reports whether after shows more copies than before of a
+// message before already showed.
+func repeated(before, after []receipt.Feedback) bool {
+	was, is := map[receipt.Feedback]int{}, map[receipt.Feedback]int{}
+	for _, f := range before {
+		was[f]++
+	}
+	for _, f := range after {
+		is[f]++
+	}
+	for f, n := range is {
+		if was[f] > 0 && n > was[f] {
+			return true
+		}
+	}
+	return false
 }
 
 // partsAudit applies partsShapeProblem to every receipt the runtime sent

@@ -409,11 +409,7 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no call of the run removed a declared action").With(p.PlanNotes()...)
 	}
 	gone := remover.Receipt.Result.Changed.Actions.Removed[0]
-	opts := []glasstest.PageOption{glasstest.Approve()}
-	if remover.Secret != "" {
-		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, remover.Secret))
-	}
-	pg, err := p.Open("", opts...)
+	pg, err := p.OpenApproved(remover.Secret)
 	if err != nil {
 		return probe.Broken(err)
 	}

@@ -315,11 +315,7 @@ func removedTool(e *probe.Exercised) string {
 // when the registered tools do not come back in step with the declared
 // actions (why says what the call did to them).
 func toolsAfter(p *probe.Probe, e *probe.Exercised, why string) *probe.Outcome {
-	opts := []glasstest.PageOption{glasstest.Approve()}
-	if e.Secret != "" {
-		opts = append(opts, glasstest.Sensitive(params.SensitiveRef, e.Secret))
-	}
-	pg, err := p.Open("", opts...)
+	pg, err := p.OpenApproved(e.Secret)
 	if err != nil {
 		o := probe.Broken(err)
 		return &o
