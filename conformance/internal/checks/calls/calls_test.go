@@ -2,6 +2,7 @@ package calls
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -166,17 +167,17 @@ func TestRepeatedCountsCopiesOfAMessageAlreadyShown(t *testing.T) {
 	saved, gone := receipt.Feedback{Kind: "info", Text: "Saved"}, receipt.Feedback{Kind: "info", Text: "Gone"}
 	for _, c := range []struct {
 		before, after []receipt.Feedback
-		want          bool
+		want          map[receipt.Feedback]int
 	}{
-		{nil, []receipt.Feedback{saved}, false},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{saved}, false},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{saved, saved}, true},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{gone, saved}, false},
-		{[]receipt.Feedback{saved, saved}, []receipt.Feedback{saved, saved, saved}, true},
-		{[]receipt.Feedback{gone}, []receipt.Feedback{saved, saved}, false},
+		{nil, []receipt.Feedback{saved}, map[receipt.Feedback]int{}},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved}, map[receipt.Feedback]int{}},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved, saved}, map[receipt.Feedback]int{saved: 1}},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{gone, saved}, map[receipt.Feedback]int{}},
+		{[]receipt.Feedback{saved, gone}, []receipt.Feedback{saved, saved, saved}, map[receipt.Feedback]int{saved: 2}},
+		{[]receipt.Feedback{gone}, []receipt.Feedback{saved, saved}, map[receipt.Feedback]int{}},
 	} {
-		if got := repeated(c.before, c.after); got != c.want {
-			t.Errorf("repeated(%v, %v) = %t, want %t", c.before, c.after, got, c.want)
+		if got := repeated(c.before, c.after); !maps.Equal(got, c.want) {
+			t.Errorf("repeated(%v, %v) = %v, want %v", c.before, c.after, got, c.want)
 		}
 	}
 }
