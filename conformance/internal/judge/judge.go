@@ -243,19 +243,25 @@ func ListsProblem(r *receipt.Receipt, b, a *receipt.Snapshot) string {
 	if pr := Claims("changed.state.changed", sc.Changed, sc.Omitted, keys); pr != "" {
 		return pr
 	}
-	if len(b.Feedback) < maxSnapshotFeedback && len(a.Feedback) < maxSnapshotFeedback {
-		fc := c.Feedback
-		if fc == nil {
-			fc = &receipt.FeedbackChange{}
-		}
-		if pr := feedbackClaims("changed.feedback.added", fc.Added, fc.Omitted.Added, feedbackMinus(a.Feedback, b.Feedback)); pr != "" {
-			return pr
-		}
-		if pr := feedbackClaims("changed.feedback.removed", fc.Removed, fc.Omitted.Removed, feedbackMinus(b.Feedback, a.Feedback)); pr != "" {
-			return pr
-		}
+	return FeedbackProblem(r, b, a)
+}
+
+// FeedbackProblem compares the feedback a receipt's changed reports added
+// and removed with two snapshots the harness took, counting repeats (a
+// second identical message is a message of its own). Snapshots at the
+// bound of the messages they list are not judged.
+func FeedbackProblem(r *receipt.Receipt, b, a *receipt.Snapshot) string {
+	if len(b.Feedback) >= maxSnapshotFeedback || len(a.Feedback) >= maxSnapshotFeedback {
+		return ""
 	}
-	return ""
+	fc := &receipt.FeedbackChange{}
+	if c := r.Result.Changed; c != nil && c.Feedback != nil {
+		fc = c.Feedback
+	}
+	if pr := feedbackClaims("changed.feedback.added", fc.Added, fc.Omitted.Added, feedbackMinus(a.Feedback, b.Feedback)); pr != "" {
+		return pr
+	}
+	return feedbackClaims("changed.feedback.removed", fc.Removed, fc.Omitted.Removed, feedbackMinus(b.Feedback, a.Feedback))
 }
 
 // ChangesProblem is RecordsProblem, then ListsProblem.

@@ -2,7 +2,6 @@ package calls
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -163,21 +162,25 @@ func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
 	}
 }
 
-func TestRepeatedCountsCopiesOfAMessageAlreadyShown(t *testing.T) {
+func TestRepeatedAndDroppedCountCopies(t *testing.T) {
 	saved, gone := receipt.Feedback{Kind: "info", Text: "Saved"}, receipt.Feedback{Kind: "info", Text: "Gone"}
 	for _, c := range []struct {
-		before, after []receipt.Feedback
-		want          map[receipt.Feedback]int
+		before, after     []receipt.Feedback
+		repeated, dropped bool
 	}{
-		{nil, []receipt.Feedback{saved}, map[receipt.Feedback]int{}},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{saved}, map[receipt.Feedback]int{}},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{saved, saved}, map[receipt.Feedback]int{saved: 1}},
-		{[]receipt.Feedback{saved}, []receipt.Feedback{gone, saved}, map[receipt.Feedback]int{}},
-		{[]receipt.Feedback{saved, gone}, []receipt.Feedback{saved, saved, saved}, map[receipt.Feedback]int{saved: 2}},
-		{[]receipt.Feedback{gone}, []receipt.Feedback{saved, saved}, map[receipt.Feedback]int{}},
+		{nil, []receipt.Feedback{saved}, false, false},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved}, false, false},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{saved, saved}, true, false},
+		{[]receipt.Feedback{saved}, []receipt.Feedback{gone, saved}, false, false},
+		{[]receipt.Feedback{gone, saved}, []receipt.Feedback{saved, saved}, true, true},
+		{[]receipt.Feedback{saved, saved}, []receipt.Feedback{saved, gone}, false, true},
+		{[]receipt.Feedback{gone}, []receipt.Feedback{saved, saved}, false, true},
 	} {
-		if got := repeated(c.before, c.after); !maps.Equal(got, c.want) {
-			t.Errorf("repeated(%v, %v) = %v, want %v", c.before, c.after, got, c.want)
+		if got := repeated(c.before, c.after); got != c.repeated {
+			t.Errorf("repeated(%v, %v) = %t, want %t", c.before, c.after, got, c.repeated)
+		}
+		if got := dropped(c.before, c.after); got != c.dropped {
+			t.Errorf("dropped(%v, %v) = %t, want %t", c.before, c.after, got, c.dropped)
 		}
 	}
 }

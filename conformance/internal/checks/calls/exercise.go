@@ -219,7 +219,7 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if o := repeatedMessage(p, shows); o != nil {
+	if o := messageChurn(p, shows); o != nil {
 		return *o
 	}
 	if o := partsAudit(p); o != nil {

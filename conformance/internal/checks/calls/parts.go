@@ -1,6 +1,8 @@
 package calls
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
@@ -56,77 +58,108 @@ func partsShapeProblem(r *receipt.Receipt) string {
 	return ""
 }
 
-// repeatedMessage calls a write that showed a message twice on one page,
-// with the same arguments. A page that keeps its messages then shows the
-// same one twice, when the write says the same thing again: changed
-// compares feedback counting repeats, so the second receipt's
-// changed.feedback.added must list the message again (a runtime that
-// compares feedback as a set lists nothing). Only that is judged here, so
-// that a message expiring between the harness's snapshot and the
-// runtime's blames no one. Writes are tried in declaration order until a
-// second call shows a message repeated (at most maxRepeatTries).
-func repeatedMessage(p *probe.Probe, shows []*probe.Exercised) *probe.Outcome {
-	for _, e := range shows[:min(len(shows), maxRepeatTries)] {
-		pg, err := p.OpenApproved(e.Secret)
-		if err != nil {
-			o := probe.Broken(err)
-			return &o
+// messageChurn calls writes that showed a message several times on one
+// page, with the same arguments: a page that keeps its messages then shows
+// one twice when a write says the same thing again, and one that keeps
+// only its last few drops the oldest. From the second call on, each
+// receipt's changed.feedback must list what the harness's snapshots
+// around the call show added and removed, counting repeats (a runtime
+// that compares feedback as a set lists a repeated message nowhere; one
+// that ignores what scrolled off lists no removal). Each write is called
+// again and again on a page of its own, in declaration order, until a
+// message was seen repeated and one dropped; then, if none was seen
+// dropped, the first three take turns on one page (a write that always
+// says the same thing drops nothing the multiset can see).
+func messageChurn(p *probe.Probe, shows []*probe.Exercised) *probe.Outcome {
+	var seen churnSeen
+	for _, e := range shows[:min(len(shows), maxChurnTries)] {
+		if o := churn(p, []*probe.Exercised{e}, churnCalls, &seen); o != nil || seen.repeat && seen.drop {
+			return o
 		}
-		if first := pg.Do(e.Action.ID, e.Args); !first.Result.OK {
-			continue
+	}
+	if seen.drop || len(shows) < 2 {
+		return nil
+	}
+	// One page takes one secret: the writes that share the first's.
+	turns := []*probe.Exercised{shows[0]}
+	for _, e := range shows[1:] {
+		if len(turns) < 3 && (e.Secret == "" || e.Secret == shows[0].Secret) {
+			turns = append(turns, e)
 		}
-		before, err := pg.Witness(false)
+	}
+	return churn(p, turns, 2*churnCalls, &seen)
+}
+
+// churnSeen says what the calls of messageChurn have shown so far.
+type churnSeen struct{ repeat, drop bool }
+
+// churn makes up to calls calls on one page, the writes taking turns (a
+// write that fails leaves the turns), and judges each receipt's feedback
+// from the second call on.
+func churn(p *probe.Probe, writes []*probe.Exercised, calls int, seen *churnSeen) *probe.Outcome {
+	pg, err := p.OpenApproved(writes[0].Secret)
+	if err != nil {
+		o := probe.Broken(err)
+		return &o
+	}
+	for call := 1; call <= calls && len(writes) > 0 && !(seen.repeat && seen.drop); call++ {
+		e := writes[(call-1)%len(writes)]
+		before, err := pg.Harness.TrySnapshot()
 		if err != nil {
 			o := probe.Broken(err)
 			return &o
 		}
 		r, byRuntime := pg.DoAnswered(e.Action.ID, e.Args)
 		if !byRuntime || !r.Result.OK {
+			writes = slices.DeleteFunc(writes, func(w *probe.Exercised) bool { return w == e })
 			continue
 		}
-		after, err := pg.Witness(false)
+		after, err := pg.Harness.TrySnapshot()
 		if err != nil {
 			o := probe.Broken(err)
 			return &o
 		}
-		again := repeated(before.Snap.Feedback, after.Snap.Feedback)
-		if len(again) == 0 {
+		if call == 1 {
 			continue
 		}
-		var listed []receipt.Feedback
-		if c := r.Result.Changed; c != nil && c.Feedback != nil {
-			if c.Feedback.Omitted.Added > 0 {
-				return nil // a partial list may leave it out
-			}
-			listed = c.Feedback.Added
+		if pr := judge.FeedbackProblem(r, before, after); pr != "" {
+			o := probe.Failf("%s, call %d on the same page (feedback %d → %d messages): %s", e.Action.ID, call, len(before.Feedback), len(after.Feedback), pr).
+				With(probe.ReceiptEvidence(fmt.Sprintf("receipt of call %d", call), r),
+					probe.TextEvidence("feedback before the call", feedbackLines(before.Feedback)...),
+					probe.TextEvidence("feedback after the call", feedbackLines(after.Feedback)...))
+			return &o
 		}
-		for f, n := range again {
-			if k := count(listed, f); k < n {
-				o := probe.Failf("%s, called a second time on the same page, showed the %s message %q once more (%d before the call, %d after), but changed.feedback.added lists it %d times: feedback is compared counting repeats",
-					e.Action.ID, f.Kind, report.Clip(f.Text, 80), count(before.Snap.Feedback, f), count(after.Snap.Feedback, f), k).
-					With(probe.ReceiptEvidence("receipt of the second call", r),
-						probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(before.Snap, after.Snap)...))
-				return &o
-			}
-		}
-		return nil
+		seen.repeat = seen.repeat || repeated(before.Feedback, after.Feedback)
+		seen.drop = seen.drop || dropped(before.Feedback, after.Feedback)
 	}
 	return nil
 }
 
-// maxRepeatTries bounds the writes repeatedMessage calls twice.
-const maxRepeatTries = 6 // not a contract bound
+// churnCalls and maxChurnTries bound messageChurn's calls.
+const (
+	churnCalls    = 5 // not a contract bound
+	maxChurnTries = 6 // not a contract bound
+)
 
-// repeated lists the messages before already showed of which after shows
-// more copies, with how many more.
-func repeated(before, after []receipt.Feedback) map[receipt.Feedback]int {
-	out := map[receipt.Feedback]int{}
+// repeated reports whether after shows more copies than before of a
+// message before already showed.
+func repeated(before, after []receipt.Feedback) bool {
 	for _, f := range after {
-		if was, is := count(before, f), count(after, f); was > 0 && is > was {
-			out[f] = is - was
+		if was := count(before, f); was > 0 && count(after, f) > was {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// dropped reports whether a message before showed is gone after.
+func dropped(before, after []receipt.Feedback) bool {
+	for _, f := range before {
+		if count(after, f) < count(before, f) {
+			return true
+		}
+	}
+	return false
 }
 
 func count(list []receipt.Feedback, f receipt.Feedback) int {
@@ -137,6 +170,14 @@ func count(list []receipt.Feedback, f receipt.Feedback) int {
 		}
 	}
 	return n
+}
+
+func feedbackLines(list []receipt.Feedback) []string {
+	out := []string{}
+	for _, f := range list {
+		out = append(out, f.Kind+": "+report.Clip(f.Text, 120))
+	}
+	return out
 }
 
 // partsAudit applies partsShapeProblem to every receipt the runtime sent
