@@ -42,6 +42,9 @@ type PlannedCall struct {
 	// Undeclared is the undeclared action id the call names, when it
 	// names one through a folded tool (a record that names no row).
 	Undeclared string
+	// MoreArgs are further arguments (texts: json.RawMessage) each id is
+	// called with, after Args, on the same page.
+	MoreArgs []any
 }
 
 // NeedsConfirmation reports whether the runtime must ask before running a.
@@ -259,15 +262,21 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	var r *receipt.Receipt
 	var calls []string
 	for _, id := range ids {
-		got, byRuntime := pg.DoAnswered(id, call.Args, opts...)
-		calls = append(calls, fmt.Sprintf("%q → %s", id, OutcomeCode(got)))
-		if r == nil || r.Code() == rf.Code {
-			r = got
-		}
-		if !byRuntime && got.Code() == receipt.CodeTransportFailed {
-			// The harness could not reach the runtime (over WebMCP: the
-			// action has no tool); webmcp.tool-names judges that.
-			return nil, NotProbed(fmt.Sprintf("%s: the harness could not reach the runtime (%s)", call.Describe, FirstLine(got.Result.Error.Message))), false
+		for _, args := range append([]any{call.Args}, call.MoreArgs...) {
+			got, byRuntime := pg.DoAnswered(id, args, opts...)
+			if what := fmt.Sprintf("%q", id); len(call.MoreArgs) == 0 {
+				calls = append(calls, what+" → "+OutcomeCode(got))
+			} else {
+				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, args, OutcomeCode(got)))
+			}
+			if r == nil || r.Code() == rf.Code {
+				r = got
+			}
+			if !byRuntime && got.Code() == receipt.CodeTransportFailed {
+				// The harness could not reach the runtime (over WebMCP: the
+				// action has no tool); webmcp.tool-names judges that.
+				return nil, NotProbed(fmt.Sprintf("%s: the harness could not reach the runtime (%s)", call.Describe, FirstLine(got.Result.Error.Message))), false
+			}
 		}
 	}
 	call.ID = ids[0]

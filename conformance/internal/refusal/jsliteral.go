@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -92,4 +93,66 @@ func jsString(s string) string {
 	inner = strings.ReplaceAll(inner, `\"`, `"`)
 	inner = strings.ReplaceAll(inner, `'`, `\'`)
 	return "'" + inner + "'"
+}
+
+// RefNearJSON is a refusal kind of its own, outside Refusals: valid
+// arguments one slip away from JSON, each slip alone — a trailing comma,
+// single quotes, unquoted keys, a comment, parentheses around the object,
+// a semicolon after it — so that a runtime that forgives one of them (a
+// lenient parser, a regular expression that mends the text, eval) runs
+// the call instead of refusing it. The calls are made on one page.
+const RefNearJSON = "arguments one slip away from JSON"
+
+// NearJSONRefusal is the refusal of kind RefNearJSON.
+var NearJSONRefusal = probe.Refusal{Kind: RefNearJSON, Code: receipt.CodeInvalidArgs, Plan: planNearJSON}
+
+func planNearJSON(p *probe.Probe) (*probe.PlannedCall, string) {
+	if p.Transport == glasstest.TransportWebMCP {
+		return nil, "a WebMCP tool's input is always a JSON object, so arguments that are not JSON cannot be sent over webmcp"
+	}
+	c := p.Candidates()
+	if len(c) == 0 {
+		return nil, "the page declares no available action"
+	}
+	// Arguments with members show more slips: the first action with valid
+	// arguments that has some, else the first with valid arguments.
+	a, args := c[0], map[string]any(nil)
+	for _, x := range c {
+		if v, err := p.ValidArgs(x, ""); err == nil && (args == nil || len(args) == 0 && len(v) > 0) {
+			a, args = x, v
+		}
+	}
+	texts := NearJSON(args)
+	more := make([]any, len(texts)-1)
+	for i, t := range texts[1:] {
+		more[i] = json.RawMessage(t) // sent as it is written
+	}
+	return &probe.PlannedCall{ID: a.ID, Args: json.RawMessage(texts[0]), MoreArgs: more,
+		Describe: fmt.Sprintf("calls of %s with its valid arguments one slip away from JSON (%s)", a.ID, strings.Join(texts, ", "))}, ""
+}
+
+var quotedKey = regexp.MustCompile(`"([A-Za-z_$][A-Za-z0-9_$]*)":`)
+
+// NearJSON writes args as JSON with one slip each: a trailing comma (for
+// arguments with members), single quotes (when no string holds a quote),
+// unquoted keys (when a key is an identifier), a comment before it,
+// parentheses around it and a semicolon after it. Every text is one
+// JSON.parse rejects.
+func NearJSON(args map[string]any) []string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		b = []byte("{}")
+	}
+	j := string(b)
+	var out []string
+	if len(args) > 0 {
+		out = append(out, j[:len(j)-1]+",}")
+	}
+	if strings.Contains(j, `"`) && !strings.ContainsAny(j, `'\`) {
+		out = append(out, strings.ReplaceAll(j, `"`, `'`))
+	}
+	if k := quotedKey.ReplaceAllString(j, "$1:"); k != j {
+		out = append(out, k)
+	}
+	return append(out, "/* arguments */ "+j, "("+j+")", j+";")
 }

@@ -481,5 +481,19 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 	if o := probe.ExpectRefused(res, refusal.JSLiteralRefusal.Code); o.Verdict != report.Pass {
 		return o
 	}
-	return probe.Pass().With(probe.TextEvidence("refused", refusal.RefMalformed, res.Call.Describe))
+	refused := []string{refusal.RefMalformed, res.Call.Describe}
+	// Each slip alone: a runtime may forgive one and not the others.
+	near, o, ok := p.Refuse(refusal.NearJSONRefusal)
+	switch {
+	case ok:
+		if o := probe.ExpectRefused(near, refusal.NearJSONRefusal.Code); o.Verdict != report.Pass {
+			return o
+		}
+		refused = append(refused, near.Calls...)
+	case o.Verdict != report.NotProbed:
+		return o
+	default:
+		return probe.Pass().With(probe.TextEvidence("refused", refused...), probe.TextEvidence("not probed", refusal.RefNearJSON+": "+o.Message))
+	}
+	return probe.Pass().With(probe.TextEvidence("refused", refused...))
 }
