@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -42,8 +43,7 @@ type PlannedCall struct {
 	// Undeclared is the undeclared action id the call names, when it
 	// names one through a folded tool (a record that names no row).
 	Undeclared string
-	// MoreArgs are further arguments (texts: json.RawMessage) each id is
-	// called with, after Args, on the same page.
+	// MoreArgs are more arguments to call each id with on the same page.
 	MoreArgs []any
 }
 
@@ -267,7 +267,11 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 			if what := fmt.Sprintf("%q", id); len(call.MoreArgs) == 0 {
 				calls = append(calls, what+" → "+OutcomeCode(got))
 			} else {
-				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, args, OutcomeCode(got)))
+				text, raw := args.(json.RawMessage)
+				if !raw {
+					text, _ = json.Marshal(args)
+				}
+				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, text, OutcomeCode(got)))
 			}
 			if r == nil || r.Code() == rf.Code {
 				r = got

@@ -183,12 +183,31 @@ func quoteAll(l []string) []string {
 // planSecretName passes a placeholder for a sensitive value the host never
 // gave, in a string parameter of an action.
 func planSecretName(p *probe.Probe) (*probe.PlannedCall, string) {
-	return planParam(p, "a string type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+	placeholder := map[string]string{"$sensitive": "glass-probe-never-given"}
+	pc, why := planParam(p, "a string type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
 		if !prop.HasType("string") || len(prop.Enum) > 0 {
 			return nil, "", false
 		}
-		return map[string]string{"$sensitive": "glass-probe-never-given"}, fmt.Sprintf("a placeholder for a sensitive value the host never gave in %q", name), true
+		return placeholder, fmt.Sprintf("a placeholder for a sensitive value the host never gave in %q", name), true
 	})
+	if pc == nil {
+		return nil, why
+	}
+	// Stage 2 restores every placeholder in the arguments, however deep:
+	// the valid arguments with the placeholder nested in an object and in
+	// an array, under a member the params do not declare, fail INVALID_ARGS
+	// too, before any validation.
+	if a, ok := p.Base().Action(pc.ID); ok {
+		if base, err := p.ValidArgs(a, ""); err == nil {
+			for _, nested := range []any{map[string]any{"deep": placeholder}, []any{placeholder}} {
+				m := maps.Clone(base)
+				m["glassNested"] = nested
+				pc.MoreArgs = append(pc.MoreArgs, m)
+			}
+			pc.Describe += ", then nested in an object and in an array"
+		}
+	}
+	return pc, ""
 }
 
 // PlanMalformed calls an available action with arguments that are not
