@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -81,12 +82,17 @@ func (p *Probe) executionIDs() (*IDProbe, error) {
 	for i := 1; i <= 3; i++ {
 		what := fmt.Sprintf("call %d of %s without options.executionId (guarded by a stale revision)", i, target.ID)
 		r, byRuntime := pg.DoAnswered(target.ID, args, glasstest.WithoutExecutionID(), glasstest.ExpectedRevision(stale))
-		if !byRuntime {
+		// A receipt the decoder refused for its executionId (past 64
+		// characters) is the runtime's id all the same.
+		refused := r.Code() == receipt.CodeReceiptInvalid && r.Result.Error != nil && strings.Contains(r.Result.Error.Message, "$.executionId")
+		if !byRuntime && !refused {
 			continue
 		}
 		c := IDCall{What: what, Receipt: r}
 		id := r.ExecutionID
 		switch {
+		case refused:
+			c.Problem = "the host passed no executionId, and the runtime assigned one the decoder refuses: " + r.Result.Error.Message
 		case !executionIDForm.MatchString(id):
 			c.Problem = fmt.Sprintf("the host passed no executionId, and the runtime assigned %q, which does not match %s", id, receipt.ExecutionIDPattern)
 		case minted[id] > 0:

@@ -11,7 +11,6 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
-	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -263,30 +262,12 @@ func Unchanged(before, after *Witness, domWitness bool) []string {
 			before.DOM.hash(), after.DOM.hash(), before.DOM.Elements, after.DOM.Elements))
 	}
 	if before.DOM.Controls != after.DOM.Controls {
-		out = append(out, "DOM: a form control's value changed: "+firstDifference(before.DOM.Controls, after.DOM.Controls))
+		out = append(out, "DOM: a form control's value changed: "+judge.FirstDifference(before.DOM.Controls, after.DOM.Controls))
 	}
 	if before.Aria != after.Aria && before.Aria != "" && after.Aria != "" {
-		out = append(out, "accessibility tree: "+firstDifference(before.Aria, after.Aria))
+		out = append(out, "accessibility tree: "+judge.FirstDifference(before.Aria, after.Aria))
 	}
 	return out
-}
-
-// firstDifference names the first line where two texts differ.
-func firstDifference(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d was %q, is %q", i+1, report.Clip(strings.TrimSpace(x), 120), report.Clip(strings.TrimSpace(y), 120))
-		}
-	}
-	return "identical"
 }
 
 // Sibling is a probe of the same run over transport tr, with pages of its
