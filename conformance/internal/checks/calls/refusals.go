@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -192,6 +193,14 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 		notProbed = append(notProbed, why)
 	default:
 		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
+	}
+	switch ro, line, why := stages.StaleResume(p); {
+	case ro != nil:
+		return *ro
+	case line != "":
+		judged = append(judged, line)
+	case why != "":
+		notProbed = append(notProbed, why)
 	}
 	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
 	if len(notProbed) > 0 {

@@ -1067,3 +1067,39 @@ func unlistedStepOnly(p *probe.Probe, inFlows map[string][]string) *probe.Outcom
 	}
 	return nil
 }
+
+// StaleResume resumes a flow's handle with an expected revision the page
+// is not at: a resume is a call (CONTRACT.md, Terms), so its guard is
+// checked before stage 1 and it fails STALE_REVISION at preflight, with
+// the handle left for a resume that is not stale (envelope.stale-revision).
+// It returns the violation, or what was judged, or why nothing was ("").
+func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
+	srcs := handleSources(p)
+	if len(srcs) == 0 {
+		return nil, "", "a resume with a stale expected revision: the page has no flow that fails at a step (a manifest flowFailures entry, or a step that asks again)"
+	}
+	src := srcs[0]
+	pg, err := p.Open(src.url, src.opts...)
+	if err != nil {
+		b := probe.Broken(err)
+		return &b, "", ""
+	}
+	failed := pg.Do(src.flow.ID, src.args)
+	handle := failed.Result.Resume
+	if handle == "" {
+		return nil, "", "a resume with a stale expected revision: " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
+	}
+	now, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		b := probe.Broken(err)
+		return &b, "", ""
+	}
+	what := fmt.Sprintf("a resume of %s's handle with expectedRevision %d, the page at %d", src.what, now.Revision+1000, now.Revision)
+	r := resume(pg, handle, src.flow, glasstest.ExpectedRevision(now.Revision+1000))
+	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
+		f := probe.Failf("%s: want STALE_REVISION at phase preflight (a resume is a call, guarded before stage 1), %s", what, probe.Got(r)).
+			With(probe.ReceiptEvidence("failed call", failed), probe.ReceiptEvidence("resumed call", r))
+		return &f, "", ""
+	}
+	return nil, what + " → STALE_REVISION", ""
+}
