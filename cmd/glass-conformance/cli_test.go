@@ -736,3 +736,35 @@ func TestPageTextNeverForgesALineOfTheReport(t *testing.T) {
 		t.Errorf("the page's text should be shown with its line breaks escaped:\n%s", r.stdout)
 	}
 }
+
+// A run that looks for findings (--strict, or a run of every rule) on a
+// page whose runtime never becomes ready, or whose snapshot is not one,
+// has no declared actions to call: it says so and exits 1 on the rule
+// that fails, with its reports written, never an internal error (an
+// outside audit's attack: a nil page model dereferenced).
+func TestARunWithNoPageModelLooksForNoFindings(t *testing.T) {
+	const global = `Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze({ protocol: "glass.page/v1", runtime: "hostile/1", ` +
+		`ready: READY, snapshot: SNAPSHOT, execute: async () => ({}), resume: async () => ({}) }) });`
+	for _, c := range []struct{ name, ready, snapshot, rule string }{
+		{"ready() rejects", `() => Promise.reject(new Error("no"))`, `() => ({})`, "protocol.ready"},
+		{"snapshot() returns null", `() => Promise.resolve()`, `() => null`, "protocol.snapshot"},
+		{"snapshot() returns text that is not JSON", `() => Promise.resolve()`, `() => "{not json"`, "protocol.snapshot"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("READY", c.ready, "SNAPSHOT", c.snapshot).Replace(global)
+			page := serve(t, htmlPage("<!doctype html><title>No model</title><script>"+src+"</script><p>x</p>"))
+			js := filepath.Join(t.TempDir(), "report.json")
+			r := runBinary(t, "run", "--url", page, "--rules", "protocol.ready,protocol.snapshot", "--strict", "--json", js)
+			if r.code != 1 || strings.Contains(r.stderr, "internal error") {
+				t.Fatalf("exit %d, want 1 (%s fails)\nstdout:\n%s\nstderr:\n%s", r.code, c.rule, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "FAIL") || !strings.Contains(r.stdout, c.rule) || !strings.Contains(r.stdout, "findings: not looked for: no action was called: ") {
+				t.Errorf("stdout does not fail %s and say no action was called:\n%s", c.rule, r.stdout)
+			}
+			b, err := os.ReadFile(js)
+			if err != nil || !strings.Contains(string(b), `"callsChecked": false`) {
+				t.Errorf("the JSON report (%v) does not say the calls were not checked:\n%s", err, b)
+			}
+		})
+	}
+}

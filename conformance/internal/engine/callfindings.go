@@ -15,8 +15,19 @@ import (
 // calls that should have worked and did not (report.CallFinding). A call
 // that fails as it should is none: a step of a flow called alone runs in
 // whatever state the page is in, and an action only a flow may run fails
-// by the contract. A walk that cannot finish is a note.
-func callFindings(s *probe.Session, transports []glasstest.Transport) (out []report.CallFinding, notes []string) {
+// by the contract. A walk that cannot finish is a note; a page with no
+// model to walk (uncheckable) is not walked.
+func callFindings(s *probe.Session, transports []glasstest.Transport) (out []report.CallFinding, notes []string, uncheckable string) {
+	if len(transports) > 0 && s.Probe(transports[0]).Base() == nil {
+		// The runtime never became ready, or its snapshot did not decode:
+		// there are no declared actions to call (protocol.ready or
+		// protocol.snapshot fails).
+		why := s.NeverReady()
+		if why == "" {
+			why = "the page's snapshot is not a valid snapshot: " + s.InvalidSnapshot()
+		}
+		return nil, nil, "no action was called: " + why
+	}
 	for _, tr := range transports {
 		if s.TransportUnavailable(tr) != "" {
 			continue
@@ -51,5 +62,5 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			notes = append(notes, fmt.Sprintf("%s: the calls of the available actions could not all be made, so the findings may be incomplete: %v", tr, err))
 		}
 	}
-	return out, notes
+	return out, notes, ""
 }

@@ -116,9 +116,9 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 		}
 	}
 	if cfg.CallFindings {
-		rep.CallsChecked = true
 		var notes []string
-		rep.CallFindings, notes = callFindings(s, cfg.Transports)
+		rep.CallFindings, notes, rep.CallsUncheckable = callFindings(s, cfg.Transports)
+		rep.CallsChecked = rep.CallsUncheckable == ""
 		rep.Notes = append(rep.Notes, notes...)
 	}
 	key := func(f report.Finding) int {

@@ -124,6 +124,8 @@ func (r *Report) NotProbedByReason() []NotProbedGroup {
 func (r *Report) writeFindings(ew *errWriter) {
 	strict := r.StrictFindings()
 	switch {
+	case len(strict) == 0 && r.CallsUncheckable != "":
+		ew.printf("\nfindings: not looked for: %s\n", Line(r.CallsUncheckable))
 	case len(strict) == 0 && !r.CallsChecked:
 		ew.printf("\nfindings: not looked for: the run made only the calls its rules need (a run of every rule, or with --strict, calls every available action)\n")
 	case len(strict) == 0:

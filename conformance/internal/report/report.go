@@ -78,8 +78,13 @@ type Report struct {
 	// look for call findings (conformance.WithCallFindings); false, an
 	// empty CallFindings says nothing: the run made only the calls its
 	// rules need.
-	CallsChecked bool    `json:"callsChecked"`
-	Seconds      float64 `json:"seconds"`
+	CallsChecked bool `json:"callsChecked"`
+	// CallsUncheckable says why a run that was to look for call findings
+	// could not (the runtime never became ready, its snapshot did not
+	// decode: there are no declared actions to call); CallsChecked is then
+	// false.
+	CallsUncheckable string  `json:"-"`
+	Seconds          float64 `json:"seconds"`
 }
 
 // Count returns how many findings have verdict v.
