@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -236,6 +237,10 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 			return probe.Failf("%s: %s", c.What, c.Problem).With(probe.ReceiptEvidence("receipt", c.Receipt))
 		}
 	}
+	ro, resumed, notResumed := stages.ResumeExecutionID(p)
+	if ro != nil {
+		return *ro
+	}
 	all := runtimeReceipts(p)
 	owner := map[string]string{}
 	for _, sn := range all {
@@ -267,11 +272,14 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	for _, c := range idp.Calls {
 		lines = append(lines, c.What+" → "+c.Receipt.ExecutionID)
 	}
+	if resumed != "" {
+		lines = append(lines, resumed)
+	}
 	if len(lines) > 0 {
 		res = res.With(probe.TextEvidence("execution ids probed", lines...))
 	}
-	if idp.NotProbed != "" {
-		res = res.With(probe.TextEvidence("not probed", idp.NotProbed))
+	if np := slices.DeleteFunc([]string{idp.NotProbed, notResumed}, func(s string) bool { return s == "" }); len(np) > 0 {
+		res = res.With(probe.TextEvidence("not probed", np...))
 	}
 	return res
 }

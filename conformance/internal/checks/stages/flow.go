@@ -2,6 +2,7 @@ package stages
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -1102,4 +1103,48 @@ func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
 		return &f, "", ""
 	}
 	return nil, what + " → STALE_REVISION", ""
+}
+
+var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
+
+// ResumeExecutionID resumes a flow's handle without options.executionId
+// (envelope.execution-id): a resume is a call, so the runtime must give
+// its receipt an executionId of its own, of the contract's form and not
+// the one of the call that failed, or of any other call on the page.
+func ResumeExecutionID(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
+	srcs := handleSources(p)
+	if len(srcs) == 0 {
+		return nil, "", "a resume without options.executionId: the page has no flow that fails at a step (a manifest flowFailures entry, or a step that asks again)"
+	}
+	src := srcs[0]
+	pg, err := p.Open(src.url, src.opts...)
+	if err != nil {
+		b := probe.Broken(err)
+		return &b, "", ""
+	}
+	failed := pg.Do(src.flow.ID, src.args)
+	handle := failed.Result.Resume
+	if handle == "" {
+		return nil, "", "a resume without options.executionId: " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
+	}
+	ids := map[string]bool{}
+	for _, earlier := range pg.Harness.Receipts() {
+		ids[earlier.ExecutionID] = true
+	}
+	r := resume(pg, handle, src.flow, glasstest.WithoutExecutionID())
+	what := fmt.Sprintf("a resume of %s's handle without options.executionId", src.what)
+	var problem string
+	switch {
+	case !executionIDForm.MatchString(r.ExecutionID):
+		problem = fmt.Sprintf("the receipt carries executionId %q, which does not match %s", r.ExecutionID, receipt.ExecutionIDPattern)
+	case r.ExecutionID == failed.ExecutionID:
+		problem = fmt.Sprintf("the receipt carries executionId %q, the id of the call that failed: a resume is a call of its own, with an id of its own", r.ExecutionID)
+	case ids[r.ExecutionID]:
+		problem = fmt.Sprintf("the receipt carries executionId %q, the id of an earlier call on the same page", r.ExecutionID)
+	}
+	if problem != "" {
+		f := probe.Failf("%s: %s", what, problem).With(probe.ReceiptEvidence("failed call", failed), probe.ReceiptEvidence("resumed call", r))
+		return &f, "", ""
+	}
+	return nil, what + " → " + r.ExecutionID, ""
 }
