@@ -2,6 +2,8 @@ package probe
 
 import (
 	"errors"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,5 +46,43 @@ func TestAFindingShowsNoPartOfAProbesSecret(t *testing.T) {
 	}
 	if !strings.Contains(f.Message, leakedSecret) {
 		t.Errorf("the finding does not say where the secret was: %q", f.Message)
+	}
+}
+
+// TestAFindingShowsAProbesSecretInNoCaseAndNotReversed: the probe chose
+// the value, so the page's spellings of it in another case of its letters,
+// mixed or escaped, and backwards are hidden too (an outside audit's
+// attack: the upper-cased value reached every output).
+func TestAFindingShowsAProbesSecretInNoCaseAndNotReversed(t *testing.T) {
+	var s secretSet
+	v := s.fresh()
+	random := strings.TrimPrefix(v, secretPrefix)
+	rev := func(t string) string { b := []byte(t); slices.Reverse(b); return string(b) }
+	mixed := []byte(v)
+	for i := range mixed {
+		if i%2 == 0 {
+			mixed[i] = strings.ToUpper(string(mixed[i]))[0]
+		}
+	}
+	for _, spelling := range []string{
+		strings.ToUpper(v), strings.ToLower(v), strings.ToUpper(random), string(mixed),
+		rev(v), rev(random), strings.ToUpper(rev(v)), url.QueryEscape(strings.ToUpper(v)),
+		`\u0047LASSSECRET-` + strings.ToUpper(random),
+	} {
+		f := s.hide(report.Finding{Message: "echoed <" + spelling + ">", Evidence: []report.Evidence{{Label: "l " + spelling, Text: spelling}}})
+		for _, text := range []string{f.Message, f.Evidence[0].Label, f.Evidence[0].Text} {
+			low := strings.ToLower(text)
+			if strings.Contains(low, strings.ToLower(random)) || strings.Contains(low, strings.ToLower(rev(random))) {
+				t.Errorf("%q: a finding shows the secret: %q", spelling, text)
+			}
+		}
+		if !strings.Contains(f.Message, leakedSecret) {
+			t.Errorf("%q: the finding does not say where the secret was: %q", spelling, f.Message)
+		}
+	}
+	// Text that only looks like it is left alone.
+	other := "GLASSSECRET-" + strings.Repeat("0", 16)
+	if f := s.hide(report.Finding{Message: other}); f.Message != other {
+		t.Errorf("a value the probe never passed was hidden: %q", f.Message)
 	}
 }

@@ -55,14 +55,20 @@ func (s *secretSet) hide(f report.Finding) report.Finding {
 	if len(s.set) == 0 {
 		return f
 	}
-	values := make([]string, 0, len(s.set))
+	var values, folded []string
 	for v := range s.set {
 		values = append(values, v)
+		folded = append(folded, scrub.FoldASCII(v), scrub.FoldASCII(scrub.Reverse(v)))
 	}
 	// In every spelling: a leaking runtime may have written the value
-	// percent-encoded, escaped or as character references.
-	set := scrub.New(values...)
-	replace := func(t string) string { return set.ReplaceString(t, leakedSecret) }
+	// percent-encoded, escaped or as character references; and, since the
+	// probe chose the value (ASCII letters, digits and a dash), in any case
+	// of its letters and reversed (the escapes of a spelling keep the case
+	// of the letters they stand for, so that pass comes first).
+	set, anyCase := scrub.New(values...), scrub.New(folded...)
+	replace := func(t string) string {
+		return anyCase.ReplaceStringAnyCase(set.ReplaceString(t, leakedSecret), leakedSecret)
+	}
 	f.Message = replace(f.Message)
 	if f.Evidence != nil {
 		ev := make([]report.Evidence, len(f.Evidence))
