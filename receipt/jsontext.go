@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -59,10 +60,10 @@ func PrintableJSON(b []byte) []byte {
 // PrintableText returns s as a terminal shows it without acting on it:
 // control characters (ESC and the rest of C0 and C1, except newline and
 // tab), bidirectional controls (overrides, isolates, and the marks LRM,
-// RLM and ALM), line and paragraph separators and invalid UTF-8 become
-// visible escapes such as \x1b or
-// \u202e, so page-provided text cannot recolour, rewrite or hide the lines
-// around it. Text with none of them is returned as it is.
+// RLM and ALM), line and paragraph separators, the other invisible
+// characters (Invisible) and invalid UTF-8 become visible escapes such as
+// \x1b, \u202e, \u200b or \U000e0041, so page-provided text cannot
+// recolour, rewrite or hide the lines around it, nor pass for other text. Text with none of them is returned as it is.
 func PrintableText(s string) string {
 	clean := true
 	for _, r := range s {
@@ -80,8 +81,10 @@ func PrintableText(s string) string {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unprintableRune(r) && r < 0x100:
+		case unprintableRune(r) && r < 0xa0:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case unprintableRune(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		case unprintableRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
@@ -107,7 +110,19 @@ func unprintableRune(r rune) bool {
 	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 || r == 0x200e || r == 0x200f || r == 0x061c:
 		return true
 	}
-	return false
+	return Invisible(r)
+}
+
+// Invisible reports whether r, outside ASCII, shows nothing of itself or
+// is not a character a terminal can be trusted to show: a format character
+// (a soft hyphen, zero-width spaces, the byte-order mark, tag characters,
+// invisible operators), a private-use or unassigned code point, a
+// noncharacter. Text Glass repeats escapes them, so that an id with a
+// zero-width space cannot pass for another. Letters, marks, digits,
+// punctuation, symbols and spaces print, and so do the zero-width joiner
+// and non-joiner, which emoji sequences and scripts such as Persian need.
+func Invisible(r rune) bool {
+	return r >= 0x80 && r != 0x200c && r != 0x200d && !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
 }
 
 // Clip keeps at most n bytes of s, cut at a character boundary, with "…"

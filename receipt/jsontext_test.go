@@ -100,7 +100,7 @@ func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
 // carries no character a terminal acts on, and printable text is left as
 // it is.
 func FuzzPrintableText(f *testing.F) {
-	for _, s := range []string{"", "plain", hostile.Text, "\x7f\u0085\u2028\u2066", "\xff\xfe", "ü → 🙂"} {
+	for _, s := range []string{"", "plain", hostile.Text, "\x7f\u0085\u2028\u2066", "\xff\xfe", "ü → 🙂", "a\u200bb\U000E0041\uFEFF"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -116,12 +116,15 @@ func FuzzPrintableText(f *testing.F) {
 
 func TestPrintableTextEscapesControlsAndKeepsNewlinesAndTabs(t *testing.T) {
 	cases := map[string]string{
-		"plain text, ünïcode ✓\nsecond line\ttab": "plain text, ünïcode ✓\nsecond line\ttab",
-		"\x1b[31mred\x1b[0m":                      `\x1b[31mred\x1b[0m`,
-		"bell\a and \r return":                    `bell\x07 and \x0d return`,
-		"c1 \u009b31m csi":                        `c1 \x9b31m csi`,
-		"bidi \u202eevil\u202c":                   `bidi \u202eevil\u202c`,
-		"bad utf8 \xff":                           `bad utf8 \xff`,
+		"plain text, ünïcode ✓\nsecond line\ttab":  "plain text, ünïcode ✓\nsecond line\ttab",
+		"\x1b[31mred\x1b[0m":                       `\x1b[31mred\x1b[0m`,
+		"bell\a and \r return":                     `bell\x07 and \x0d return`,
+		"c1 \u009b31m csi":                         `c1 \x9b31m csi`,
+		"bidi \u202eevil\u202c":                    `bidi \u202eevil\u202c`,
+		"bad utf8 \xff":                            `bad utf8 \xff`,
+		"remove\u200b@t1 \ufeffbom \u00adshy":      `remove\u200b@t1 \ufeffbom \u00adshy`,
+		"tag \U000E0041 private \uE000 non \uFFFE": `tag \U000e0041 private \ue000 non \ufffe`,
+		"kept: ü 🙂 \u00a0nbsp \u0301 x²":           "kept: ü 🙂 \u00a0nbsp \u0301 x²",
 	}
 	for in, want := range cases {
 		if got := receipt.PrintableText(in); got != want {

@@ -376,7 +376,7 @@ func TestARunThatProbedNothingSaysSo(t *testing.T) {
 // evidence of a violation, so the text reaches every output.
 const hostilePage = "<!doctype html><title>Hostile</title><script src=\"/glass-runtime.js\"></script><p>x</p><script>" +
 	`glassRuntime.define({ actions: () => [{ id: "wipe<b>\u001b[31m", kind: "function", risk: "dangerous", ` +
-	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp; \u202eRTL\u2066 \rOVER \u0000NUL", run: () => {} }] });` +
+	`description: "<script>alert(1)<\/script><img src=x onerror=alert(2)>\u001b[2J\u001b[31mRED\u001b]0;title\u0007 \u009b31m ]]> &amp; \u202eRTL\u2066 \rOVER \u0000NUL zw\u200bsp\ufeff\u00ad\u{E0041}", run: () => {} }] });` +
 	"</script>"
 
 func TestPageTextIsNeutralisedInEveryOutput(t *testing.T) {
