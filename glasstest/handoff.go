@@ -36,7 +36,8 @@ func (h *Handoff) Expired() <-chan struct{} { return h.expired }
 // HandoffWith plays the user for every hand-off of the page (or, as a call
 // option, of one call): fn performs the step, cancels it, or lets it time
 // out. Default: no handler, and the host answers every hand-off with
-// failed.
+// failed. An outcome other than the four is answered as it is, which a
+// runtime must take as failed (handoff.outcome).
 //
 // fn follows the rule of ConfirmWith's function: a panic in it — a failed
 // Gomega assertion included, with no `defer GinkgoRecover()` needed — is
@@ -118,8 +119,10 @@ func (p *Page) runHandoff(execID string, fn func(*Handoff) HandoffOutcome, req H
 	switch out {
 	case HandoffCompleted, HandoffCancelled, HandoffTimedOut, HandoffFailed:
 	default:
+		// Another status is the runtime's to take as failed (CONTRACT.md
+		// §6.3): the host passes it on as the handler gave it.
 		expire()
-		return handoffAnswer{Status: HandoffFailed, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}
+		return handoffAnswer{Status: out, Reason: fmt.Sprintf("the hand-off handler answered %q", string(out))}
 	}
 	expire()
 	ans := handoffAnswer{Status: out}

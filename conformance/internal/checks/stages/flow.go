@@ -521,17 +521,26 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		if pr := ledgerProblem(flowReceipt{flow: flow, r: r, resumed: true}, base); pr != "" {
 			return probe.Failf("%s, resumed: %s", c.where(), pr).With(probe.ReceiptEvidence("resumed call", r))
 		}
-		// A resume is a new call: it asks again, once, when the flow
-		// declares confirm or a step that remains needs it (§2.4).
+		// A resume is a new call: it asks again, once, as the flow (no
+		// step), before the steps that remain, when the flow declares
+		// confirm or a step that remains needs it (§2.4). A step's own
+		// re-ask instead lets the steps before it run unasked.
 		if step := remainingAsk(flow, first, base); step != "" {
-			asked := 0
+			var asked []receipt.ConfirmRequest
 			for _, cr := range pg.Harness.Confirmations() {
 				if cr.Request.ExecutionID == r.ExecutionID {
-					asked++
+					asked = append(asked, cr.Request)
 				}
 			}
-			if asked == 0 {
-				return probe.Failf("%s: resuming %s asked the host nothing, though %s: a resume is a new call and asks again", c.where(), handle, step).
+			var why string
+			switch {
+			case len(asked) == 0:
+				why = "asked the host nothing"
+			case asked[0].Step != "" || asked[0].Action != flow.ID:
+				why = fmt.Sprintf("first asked for action %q, step %q, not for the flow %s itself (a request without step)", asked[0].Action, asked[0].Step, flow.ID)
+			}
+			if why != "" {
+				return probe.Failf("%s: resuming %s %s, though %s: a resume is a new call and asks again, once, as the flow, before the steps that remain", c.where(), handle, why, step).
 					With(probe.ReceiptEvidence("resumed call", r), probe.ConfirmationEvidence(pg.Harness.Confirmations()))
 			}
 		}

@@ -178,23 +178,34 @@ func handoffEvidence(hs []glasstest.HandoffRecord) report.Evidence {
 	return probe.TextEvidence("hand-off requests the host received", lines...)
 }
 
+// otherHandoffStatus is a hand-off answer's status that is none of the
+// four: a runtime must take it as failed, not as cancelled or completed.
+const otherHandoffStatus = "done"
+
 // HandoffOutcome answers each hand-off every way a user can — without
-// doing the step — and checks the code each answer maps to. A "completed"
-// the user never performed succeeds only when the hand-off declares no
-// check; with one, the check cannot be observed: HANDOFF_FAILED.
+// doing the step — and checks the code each answer maps to; the first
+// hand-off also gets an answer of another status (HANDOFF_FAILED). A
+// "completed" the user never performed succeeds only when the hand-off
+// declares no check; with one, the check cannot be observed:
+// HANDOFF_FAILED.
 func HandoffOutcome(p *probe.Probe) probe.Outcome {
 	hs, why := handoffTargets(p)
 	if len(hs) == 0 {
 		return noHandoff(why)
 	}
 	var judged []string
-	for _, h := range hs {
-		for _, answer := range h.outcomes {
+	for i, h := range hs {
+		answers := h.outcomes
+		if i == 0 {
+			// An answer with another status counts as failed (§6.3).
+			answers = append(slices.Clip(answers), otherHandoffStatus)
+		}
+		for _, answer := range answers {
 			c, err := handoff(p, h, answer)
 			if err != nil {
 				return probe.Broken(err)
 			}
-			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed}[answer]
+			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed, otherHandoffStatus: receipt.CodeHandoffFailed}[answer]
 			if answer == "completed" {
 				if h.action.Expect == "" {
 					if c.Receipt.Result.OK || c.Receipt.Code() == receipt.CodeHandoffFailed {
