@@ -1078,27 +1078,39 @@ func unlistedStepOnly(p *probe.Probe, inFlows map[string][]string) *probe.Outcom
 	return nil
 }
 
+// failedFlow calls the first flow of handleSources on a page of its own,
+// for a probe (what) that resumes its handle: the page, the source and the
+// failed call's receipt, which carries a handle; else no page, and the
+// probe's failure or why it was not made.
+func failedFlow(p *probe.Probe, what string) (pg *probe.Page, src handleSource, failed *receipt.Receipt, o *probe.Outcome, notProbed string) {
+	srcs := handleSources(p)
+	if len(srcs) == 0 {
+		return nil, src, nil, nil, what + ": the page has no flow that fails at a step (a manifest flowFailures entry, or a step that asks again)"
+	}
+	src = srcs[0]
+	pg, err := p.Open(src.url, src.opts...)
+	if err != nil {
+		b := probe.Broken(err)
+		return nil, src, nil, &b, ""
+	}
+	failed = pg.Do(src.flow.ID, src.args)
+	if failed.Result.Resume == "" {
+		return nil, src, nil, nil, what + ": " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
+	}
+	return pg, src, failed, nil, ""
+}
+
 // StaleResume resumes a flow's handle with an expected revision the page
 // is not at: a resume is a call (CONTRACT.md, Terms), so its guard is
 // checked before stage 1 and it fails STALE_REVISION at preflight, with
 // the handle left for a resume that is not stale (envelope.stale-revision).
 // It returns the violation, or what was judged, or why nothing was ("").
 func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
-	srcs := handleSources(p)
-	if len(srcs) == 0 {
-		return nil, "", "a resume with a stale expected revision: the page has no flow that fails at a step (a manifest flowFailures entry, or a step that asks again)"
+	pg, src, failed, o, notProbed := failedFlow(p, "a resume with a stale expected revision")
+	if pg == nil {
+		return o, "", notProbed
 	}
-	src := srcs[0]
-	pg, err := p.Open(src.url, src.opts...)
-	if err != nil {
-		b := probe.Broken(err)
-		return &b, "", ""
-	}
-	failed := pg.Do(src.flow.ID, src.args)
 	handle := failed.Result.Resume
-	if handle == "" {
-		return nil, "", "a resume with a stale expected revision: " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
-	}
 	now, err := pg.Harness.TrySnapshot()
 	if err != nil {
 		b := probe.Broken(err)
@@ -1121,21 +1133,11 @@ var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
 // its receipt an executionId of its own, of the contract's form and not
 // the one of the call that failed, or of any other call on the page.
 func ResumeExecutionID(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
-	srcs := handleSources(p)
-	if len(srcs) == 0 {
-		return nil, "", "a resume without options.executionId: the page has no flow that fails at a step (a manifest flowFailures entry, or a step that asks again)"
+	pg, src, failed, o, notProbed := failedFlow(p, "a resume without options.executionId")
+	if pg == nil {
+		return o, "", notProbed
 	}
-	src := srcs[0]
-	pg, err := p.Open(src.url, src.opts...)
-	if err != nil {
-		b := probe.Broken(err)
-		return &b, "", ""
-	}
-	failed := pg.Do(src.flow.ID, src.args)
 	handle := failed.Result.Resume
-	if handle == "" {
-		return nil, "", "a resume without options.executionId: " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
-	}
 	ids := map[string]bool{}
 	for _, earlier := range pg.Harness.Receipts() {
 		ids[earlier.ExecutionID] = true
