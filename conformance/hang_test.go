@@ -2,17 +2,19 @@ package conformance
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/glassworks/glass/fixtures/faults"
 )
 
-// TestARuntimeThatNeverAnswersCostsOneBoundedWaitPerRule runs every rule
+// TestARuntimeThatNeverAnswersCostsAFewBoundedWaits runs every rule
 // against a runtime whose execute never settles: the run ends, every rule
-// FAIL or NOT PROBED with a reason, within about one call bound per rule
-// (SECURITY.md: a page cannot hang the suite).
-func TestARuntimeThatNeverAnswersCostsOneBoundedWaitPerRule(t *testing.T) {
+// FAIL or NOT PROBED with a reason, within a few call bounds for the
+// whole run, not one per rule (SECURITY.md: a page cannot hang the suite).
+func TestARuntimeThatNeverAnswersCostsAFewBoundedWaits(t *testing.T) {
 	const bound = time.Second
 	url := serve(t, faults.Handler()) + "never-answers.html"
 	start := time.Now()
@@ -21,7 +23,11 @@ func TestARuntimeThatNeverAnswersCostsOneBoundedWaitPerRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var failed []string
 	for _, f := range rep.Findings {
+		if f.Verdict == Fail {
+			failed = append(failed, f.Rule.ID)
+		}
 		if f.Verdict == Pass {
 			continue
 		}
@@ -32,13 +38,20 @@ func TestARuntimeThatNeverAnswersCostsOneBoundedWaitPerRule(t *testing.T) {
 	if rep.Count(Fail) == 0 {
 		t.Errorf("no rule fails against a runtime that never answers")
 	}
-	// Each probe waits at most a few call bounds (a call, a snapshot, a
-	// witness); the probes run two at a time. Generous for a loaded machine,
-	// far from "for ever".
-	if limit := time.Duration(len(Catalog)) * 6 * bound; took > limit {
+	// Once six calls have ended at the bound with no answer, the rules not
+	// yet checked are not probed, and protocol.receipt fails: execute
+	// never resolves.
+	if !slices.Contains(failed, "protocol.receipt") {
+		t.Errorf("protocol.receipt does not fail against a runtime whose execute never resolves")
+	}
+	// The probes running when the runtime is taken as silent finish
+	// (their later calls wait a quarter of a second each); the probes run
+	// two at a time. Generous for a loaded machine, far from one bound per
+	// rule.
+	if limit := 20 * bound; took > limit {
 		t.Errorf("the run took %s, over %s", took, limit)
 	}
-	t.Logf("%d rules in %s: %d failed, %d not probed", len(rep.Findings), took.Round(time.Second), rep.Count(Fail), rep.Count(NotProbed))
+	t.Logf("%d rules in %s: %d failed (%s), %d not probed", len(rep.Findings), took.Round(time.Second), rep.Count(Fail), strings.Join(failed, ", "), rep.Count(NotProbed))
 }
 
 // TestARuntimeWhoseMembersSpinEndsTheRunInItsSetUp: a runtime whose

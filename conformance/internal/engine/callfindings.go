@@ -16,8 +16,10 @@ import (
 // that fails as it should is none: a step of a flow called alone runs in
 // whatever state the page is in, and an action only a flow may run fails
 // by the contract. A walk that cannot finish is a note; a page with no
-// model to walk (uncheckable) is not walked.
+// model to walk, or whose runtime answers no call (probe.Probe.Silent),
+// is not walked (uncheckable says why).
 func callFindings(s *probe.Session, transports []glasstest.Transport) (out []report.CallFinding, notes []string, uncheckable string) {
+	walked := false
 	if len(transports) > 0 && s.Probe(transports[0]).Base() == nil {
 		// The runtime never became ready, or its snapshot did not decode:
 		// there are no declared actions to call (protocol.ready or
@@ -33,6 +35,13 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			continue
 		}
 		p := s.Probe(tr)
+		if why := p.Silent(); why != "" {
+			// No call of the walk would be answered either.
+			uncheckable = "no action was called: " + why
+			p.Close()
+			continue
+		}
+		walked = true
 		steps := map[string]bool{}
 		for _, a := range p.Base().Actions.Items {
 			for _, id := range a.Steps {
@@ -62,5 +71,8 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			notes = append(notes, fmt.Sprintf("%s: the calls of the available actions could not all be made, so the findings may be incomplete: %v", tr, err))
 		}
 	}
-	return out, notes, ""
+	if walked {
+		uncheckable = ""
+	}
+	return out, notes, uncheckable
 }

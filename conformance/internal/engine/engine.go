@@ -196,6 +196,14 @@ func Check(s Session, rule catalog.Rule, tr glasstest.Transport) (f report.Findi
 	}
 	p := s.Probe(tr)
 	defer p.Close()
+	if why := p.Silent(); why != "" {
+		if rule.ID == receiptRule {
+			f.Verdict, f.Message = report.Fail, "execute never resolved: "+why+"; execute and resume must resolve every call to a receipt"
+		} else {
+			f.Verdict, f.Message = report.NotProbed, why+" (see "+receiptRule+"), so this rule's probes would each wait out the same bound"
+		}
+		return s.Hide(f).Bounded()
+	}
 	o := p.Safely(c.Run)
 	f.Verdict, f.Message, f.Evidence = o.Verdict, o.Message, o.Evidence
 	return s.Hide(f).Bounded()
@@ -215,3 +223,7 @@ const snapshotRule = "protocol.snapshot"
 
 // readyRule is the rule a ready() that never resolves breaks.
 const readyRule = "protocol.ready"
+
+// receiptRule is the rule a runtime that never answers breaks: execute
+// and resume must resolve to a receipt (probe.Probe.Silent).
+const receiptRule = "protocol.receipt"

@@ -109,7 +109,7 @@ func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.R
 // harness wrote it for a failure of its own, or as a WebMCP client that
 // stopped before calling a tool).
 func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*receipt.Receipt, bool) {
-	h := pg.Harness.Do(id, args, opts...)
+	h := pg.Harness.Do(id, args, pg.p.callOptions(opts)...)
 	r, byRuntime := pg.Answered(h)
 	a, declared := pg.p.Base().Action(id)
 	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
@@ -124,7 +124,7 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 // resume of flow (the zero ActionInfo when the handle names no flow the
 // probe knows).
 func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
-	h := pg.Harness.Resume(handle, opts...)
+	h := pg.Harness.Resume(handle, pg.p.callOptions(opts)...)
 	r, byRuntime := pg.Answered(h)
 	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {

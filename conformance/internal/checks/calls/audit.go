@@ -228,7 +228,7 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	idp, err := p.ExecutionIDProbe()
+	idp, err := stages.ExecutionIDProbe(p)
 	if err != nil {
 		return probe.Broken(err)
 	}

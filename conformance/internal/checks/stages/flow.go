@@ -2,7 +2,6 @@ package stages
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -1125,8 +1124,6 @@ func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
 	}
 	return nil, what + " → STALE_REVISION", ""
 }
-
-var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
 
 // ResumeExecutionID resumes a flow's handle without options.executionId
 // (envelope.execution-id): a resume is a call, so the runtime must give

@@ -1,10 +1,11 @@
-package probe
+package stages
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -43,11 +44,11 @@ const (
 
 // ExecutionIDProbe makes the execution-id probe, once per run and
 // transport.
-func (p *Probe) ExecutionIDProbe() (*IDProbe, error) {
-	v, err := p.s.memo(string(p.Transport)+"|execution-ids", func() (any, error) {
-		q := &Probe{s: p.s, Transport: p.Transport}
+func ExecutionIDProbe(p *probe.Probe) (*IDProbe, error) {
+	v, err := p.Memo(string(p.Transport)+"|execution-ids", func() (any, error) {
+		q := p.Sibling(p.Transport)
 		defer q.Close()
-		return q.executionIDs()
+		return executionIDs(q)
 	})
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func (p *Probe) ExecutionIDProbe() (*IDProbe, error) {
 	return v.(*IDProbe), nil
 }
 
-func (p *Probe) executionIDs() (*IDProbe, error) {
+func executionIDs(p *probe.Probe) (*IDProbe, error) {
 	out := &IDProbe{}
 	var target receipt.ActionInfo
 	var args map[string]any
@@ -104,7 +105,7 @@ func (p *Probe) executionIDs() (*IDProbe, error) {
 	// Calls at once, some in the same millisecond: an id made from the
 	// clock is not distinct.
 	if all, err := pg.RawAtOnce(target.ID, args, map[string]any{"expectedRevision": stale}); err == nil {
-		c := IDCall{What: fmt.Sprintf("%d calls of %s at once without options.executionId (guarded by a stale revision)", AtOnce, target.ID), Receipt: all[0]}
+		c := IDCall{What: fmt.Sprintf("%d calls of %s at once without options.executionId (guarded by a stale revision)", probe.AtOnce, target.ID), Receipt: all[0]}
 		first := map[string]int{}
 		for i, r := range all {
 			if j, dup := first[r.ExecutionID]; dup && c.Problem == "" {
@@ -119,7 +120,7 @@ func (p *Probe) executionIDs() (*IDProbe, error) {
 	for _, given := range []string{probeExecutionID, invalidExecutionID} {
 		r, err := pg.Raw(target.ID, args, map[string]any{"executionId": given, "expectedRevision": stale}, snap)
 		if err != nil {
-			out.NotProbed = fmt.Sprintf("a call with an executionId of the probe's choosing: %s", FirstLine(err.Error()))
+			out.NotProbed = fmt.Sprintf("a call with an executionId of the probe's choosing: %s", probe.FirstLine(err.Error()))
 			break
 		}
 		c := IDCall{What: fmt.Sprintf("a call of %s with options.executionId %q", target.ID, given), Receipt: r}
