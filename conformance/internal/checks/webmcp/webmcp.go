@@ -486,7 +486,27 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		return probe.Failf("the tool call %s with record %q ran %q, want the declared action %s", row.Tool, row.Record, r.Result.Action.ID, row.ID).
 			With(probe.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass().With(probe.TextEvidence("folded call", fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)))
+	judged := []string{fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)}
+	// A call without a string record runs nothing: INVALID_PARAMS at
+	// preflight with path /record (§6.4), not a row named by whatever
+	// record holds. A browser that refuses the input itself is not judged.
+	for _, input := range []map[string]any{{}, {"record": 5}} {
+		c := callRaw(pg, row.Tool, input)
+		if c.err != nil {
+			continue
+		}
+		b, _ := json.Marshal(input)
+		r, pr := resultProblem(c.result)
+		switch {
+		case pr != "":
+			return probe.Failf("the tool call %s %s: %s (see webmcp.result)", row.Tool, b, pr)
+		case r.Code() != receipt.CodeInvalidParams || r.FailurePhase() != receipt.PhasePreflight || r.Result.Error.Path != "/record":
+			return probe.Failf("the tool call %s %s: a call without a string record must fail INVALID_PARAMS at phase preflight with path /record, %s", row.Tool, b, probe.Got(r)).
+				With(probe.ReceiptEvidence("receipt", r))
+		}
+		judged = append(judged, fmt.Sprintf("%s %s → INVALID_PARAMS /record", row.Tool, b))
+	}
+	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
 }
 
 // foldedNames: the per-row actions name@record of the snapshot are folded
