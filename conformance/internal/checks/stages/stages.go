@@ -311,6 +311,9 @@ func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 		}
 		r := e.Receipt
 		where := sc.Action + " (manifest reveals, " + sc.Outcome + ")"
+		if sc.URL != "" {
+			where = sc.Action + " at " + sc.URL + " (manifest reveals, " + sc.Outcome + ")"
+		}
 		switch sc.Outcome {
 		case "shown":
 			if r.Code() == receipt.CodeActionUnavailable {
