@@ -29,6 +29,7 @@ const (
 	RefMissing     = "missing required field"
 	RefWrongType   = "wrong type"
 	RefOutsideEnum = "value outside the enum"
+	RefUndeclared  = "member the params forbid"
 	RefNoArgs      = "no arguments for required fields"
 	RefFraction    = "fraction for an integer"
 	RefDenied      = "denied confirmation"
@@ -55,6 +56,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
 	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
+	{Kind: RefUndeclared, Code: receipt.CodeInvalidParams, Plan: planUndeclared},
 	{Kind: RefDenied, Code: receipt.CodePermissionDenied, Plan: PlanDenied},
 	{Kind: RefNoChannel, Code: receipt.CodePermissionDenied, Plan: planNoChannel},
 	{Kind: RefMalformedApproval, Code: receipt.CodePermissionDenied, Plan: planMalformedApproval},
@@ -330,6 +332,28 @@ func planOutsideEnum(p *probe.Probe) (*probe.PlannedCall, string) {
 		}
 		return v, fmt.Sprintf("%v for %q, outside its enum", v, name), true
 	})
+}
+
+// undeclaredMember is the member planUndeclared adds: no page declares it.
+const undeclaredMember = "glassUndeclaredMember"
+
+// planUndeclared adds a member the action's params do not declare, where
+// they say additionalProperties false: the schema forbids it.
+func planUndeclared(p *probe.Probe) (*probe.PlannedCall, string) {
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || string(s.AdditionalProperties) != "false" || s.Properties[undeclaredMember] != nil {
+			continue
+		}
+		args, err := p.ValidArgs(a, "")
+		if err != nil {
+			continue
+		}
+		args[undeclaredMember] = "x"
+		return &probe.PlannedCall{ID: a.ID, Args: args, Field: undeclaredMember,
+			Describe: fmt.Sprintf("call of %s with the member %q, though its params say additionalProperties false", a.ID, undeclaredMember)}, ""
+	}
+	return nil, "no available action declares params with additionalProperties false"
 }
 
 // planConfirmable finds an available action that needs confirmation, with

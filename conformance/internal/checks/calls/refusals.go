@@ -68,7 +68,7 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefWrongType, refusal.RefFraction, refusal.RefOutsideEnum}
+	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefWrongType, refusal.RefFraction, refusal.RefOutsideEnum, refusal.RefUndeclared}
 	var rfs []probe.Refusal
 	for _, k := range kinds {
 		rfs = append(rfs, refusal.RefusalByKind(k))
@@ -89,10 +89,11 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		}
 		want := []string{"/" + res.Call.Field}
 		switch kind {
-		case refusal.RefMissing:
+		case refusal.RefMissing, refusal.RefUndeclared:
 			// A missing member has no value to point at: the pointer it
 			// would have, or, as JSON Schema validators report required,
-			// the object that lacks it (CONTRACT.md §2.3).
+			// the object that lacks it (CONTRACT.md §2.3); so for a member
+			// additionalProperties forbids, the member or its object.
 			want = append(want, "/")
 		case refusal.RefNoArgs:
 			// Every required member is missing: any of their pointers, or
