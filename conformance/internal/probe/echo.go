@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -20,9 +21,11 @@ import (
 // would appear in a receipt, a snapshot, a confirmation request or a
 // hand-off request, the runtime must write "[sensitive]"
 // (sensitive.never-echoed). Each call is made on a fresh page, approved,
-// with the host answering a hand-off cancelled; the value is looked for in
-// every spelling internal/scrub knows, in the runtime's own documents (the
-// host masks what it records, and says when it had to).
+// with the host answering a hand-off cancelled (and the first whose value
+// the page showed, masked, once more, twice on one page: echoTwice); the
+// value is looked for in every spelling internal/scrub knows, in the
+// runtime's own documents (the host masks what it records, and says when
+// it had to).
 
 // EchoCall is one call of the echo probe and where the value showed.
 type EchoCall struct {
@@ -35,6 +38,9 @@ type EchoCall struct {
 	// Leak says where the value showed, or "".
 	Leak     string
 	Evidence string
+	// shown is true when the snapshot after the call shows the value
+	// masked: the page shows what the call passed.
+	shown bool
 }
 
 // echoMember is the member the echo probe adds to the arguments of an
@@ -127,12 +133,23 @@ func (p *Probe) Echo() ([]EchoCall, []string, error) {
 		defer q.Close()
 		plans, notes := q.planEcho()
 		var out []EchoCall
+		twice := false
 		for _, pl := range plans {
 			c, err := q.echoOne(pl)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, c)
+			// The first action whose value the page showed (masked) is
+			// called twice more on one page, each call with a value of its
+			// own.
+			if !twice && c.shown && c.Receipt.Result.OK {
+				twice = true
+				if c, err = q.echoTwice(pl); err != nil {
+					return nil, err
+				}
+				out = append(out, c)
+			}
 		}
 		return result{out, notes}, nil
 	})
@@ -187,6 +204,38 @@ func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
 	}
 	if sj, err := receipt.CanonicalJSON(snap); err == nil && set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after the call", string(sj)
+	} else if err == nil {
+		c.shown = bytes.Contains(sj, []byte(receipt.Masked))
+	}
+	return c, nil
+}
+
+// echoTwice calls pl's action twice on one page, the second time with
+// another value: the runtime masks a value from the call that restored it
+// on (CONTRACT.md §6.3), so the first value must not show in the second
+// call's receipt or in the snapshot after it, though the second call did
+// not pass it.
+func (p *Probe) echoTwice(pl echoPlan) (EchoCall, error) {
+	first, second := p.s.secrets.fresh(), p.s.secrets.fresh()
+	pg, err := p.Open("", glasstest.Approve(),
+		glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffCancelled }))
+	if err != nil {
+		return EchoCall{}, err
+	}
+	pg.Do(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, first))
+	r, byRuntime := pg.DoAnswered(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, second))
+	c := EchoCall{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
+	set := scrub.New(first)
+	if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && set.Contains(rj) {
+		c.Leak, c.Evidence = "the receipt of a second call with another value (the first call's value)", string(rj)
+		return c, nil
+	}
+	snap, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return EchoCall{}, err
+	}
+	if sj, err := receipt.CanonicalJSON(snap); err == nil && set.Contains(sj) {
+		c.Leak, c.Evidence = "the snapshot after a second call with another value (the first call's value)", string(sj)
 	}
 	return c, nil
 }
