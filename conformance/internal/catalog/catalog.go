@@ -277,7 +277,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "handoff.request",
 		Phase: receipt.PhaseDispatch,
 		Party: Runtime,
-		Must:  "A hand-off action MUST ask the host through glassHost.handoff at stage 6 and MUST NOT simulate the user's input itself.",
+		Must:  "A hand-off action MUST ask the host through glassHost.handoff at stage 6, with timeoutMs options.handoffTimeoutMs when the host passes it, and MUST NOT simulate the user's input itself.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
 		Needs: "a page that declares a hand-off action",
 	},

@@ -82,6 +82,7 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 		q := p.Sibling(p.Transport)
 		defer q.Close()
 		w, err := q.WatchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
+			glasstest.HandoffTimeout(probeHandoffTimeout),
 			glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }))
 		if err != nil {
 			return nil, err
@@ -151,6 +152,9 @@ func HandoffRequest(p *probe.Probe) probe.Outcome {
 			return probe.Failf("%s: want one hand-off request to the host through glassHost.handoff, the runtime made %d", h.where(), len(c.handoffs)).With(ev...)
 		case !c.handoffs[0].Solicited || c.handoffs[0].Request.Action != h.action.ID:
 			return probe.Failf("%s: the hand-off request names the action %q and belongs to no call of the host", h.where(), c.handoffs[0].Request.Action).With(ev...)
+		case c.handoffs[0].Request.TimeoutMs != probeHandoffTimeout.Milliseconds():
+			return probe.Failf("%s: the host passed options.handoffTimeoutMs %d, but the hand-off request says timeoutMs %d: the runtime waits options.handoffTimeoutMs when the host passes it (§6.3)",
+				h.where(), probeHandoffTimeout.Milliseconds(), c.handoffs[0].Request.TimeoutMs).With(ev...)
 		}
 		if answer == "completed" {
 			continue
@@ -177,6 +181,11 @@ func handoffEvidence(hs []glasstest.HandoffRecord) report.Evidence {
 	}
 	return probe.TextEvidence("hand-off requests the host received", lines...)
 }
+
+// probeHandoffTimeout is the options.handoffTimeoutMs the hand-off probes
+// pass: none of the defaults, so a request that names it shows the runtime
+// took it (§6.3). The host answers at once either way.
+const probeHandoffTimeout = 4321 * time.Millisecond // not a contract bound
 
 // otherHandoffStatus is a hand-off answer's status that is none of the
 // four: a runtime must take it as failed, not as cancelled or completed.
