@@ -400,7 +400,7 @@ func validFidelity(f receipt.Fidelity) bool {
 func ArgsNormalised(p *probe.Probe) probe.Outcome {
 	var judged, notEcho []string
 	for _, a := range p.Base().Actions.Items {
-		if a.Kind != receipt.KindFunction || !a.Available || p.Manifest().Skips(a.ID) {
+		if a.Kind != receipt.KindFunction && a.Kind != receipt.KindFlow || !a.Available || p.Manifest().Skips(a.ID) {
 			continue
 		}
 		s, err := params.ParseSchema(a.Params)
@@ -425,6 +425,16 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 			}
 		}
 		if len(defaults) == 0 {
+			continue
+		}
+		if a.Kind == receipt.KindFlow {
+			o, line := flowDefaults(p, a, defaults)
+			if o != nil {
+				return *o
+			}
+			if line != "" {
+				judged = append(judged, line)
+			}
 			continue
 		}
 		secret := p.FreshSecret()
@@ -472,6 +482,46 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed(why)
 	}
 	return probe.Pass().With(probe.TextEvidence("actions judged", judged...))
+}
+
+// flowDefaults calls a flow whose params declare defaults twice, each on a
+// fresh page and approved: with its defaulted members written out, then
+// left out. Normalised (§2.3, stage 4), the two are the same call, steps
+// included: a flow whose call with the defaults written out succeeds must
+// not fail with them left out (a runtime that hands its steps the
+// arguments as they came does). Nothing is judged when the first call
+// fails.
+func flowDefaults(p *probe.Probe, a receipt.ActionInfo, defaults map[string]any) (*probe.Outcome, string) {
+	args, err := p.ValidArgs(a, "")
+	if err != nil || probe.UsesSecret(args) {
+		return nil, ""
+	}
+	written, left := map[string]any{}, map[string]any{}
+	for k, v := range args {
+		written[k], left[k] = v, v
+	}
+	for k, d := range defaults {
+		written[k] = d
+		delete(left, k)
+	}
+	var rs [2]*receipt.Receipt
+	for i, call := range []map[string]any{written, left} {
+		pg, err := p.Open("", glasstest.Approve())
+		if err != nil {
+			b := probe.Broken(err)
+			return &b, ""
+		}
+		if rs[i] = pg.Do(a.ID, call); !rs[0].Result.OK {
+			return nil, ""
+		}
+	}
+	names := slices.Sorted(maps.Keys(defaults))
+	if !rs[1].Result.OK {
+		o := probe.Failf("%s: called with %s written out as declared by default it succeeds, called without it fails (%s): the runtime must fill in the defaults before the flow's steps run",
+			a.ID, strings.Join(names, ", "), probe.Got(rs[1])).With(probe.ReceiptEvidence("with the defaults written out", rs[0]), probe.ReceiptEvidence("without them", rs[1]))
+		return &o, ""
+	}
+	return nil, a.ID + " (a flow, called with and without " + strings.Join(names, ", ") + ")"
 }
 
 // echoes reports whether data holds every argument passed, unchanged (a
