@@ -13,16 +13,17 @@ import (
 // must run first. The mask must start and end with a character no value
 // holds, so that it cannot spell a value with the text around it.
 func (s *Set) ReplaceStringAnyCase(t, mask string) string {
+	low := []byte(FoldASCII(t)) // lowered once: offsets in it are offsets in t
 	var out strings.Builder
-	for {
-		start, end := s.Index([]byte(FoldASCII(t)))
+	for at := 0; ; {
+		start, end := s.Index(low[at:])
 		if start < 0 || end <= start {
-			out.WriteString(t)
+			out.WriteString(t[at:])
 			return out.String()
 		}
-		out.WriteString(t[:start])
+		out.WriteString(t[at : at+start])
 		out.WriteString(mask)
-		t = t[end:]
+		at += end
 	}
 }
 

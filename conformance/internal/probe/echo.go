@@ -198,16 +198,25 @@ func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
 			return c, nil
 		}
 	}
-	snap, err := pg.Harness.TrySnapshot()
+	sj, err := snapshotJSON(pg)
 	if err != nil {
 		return EchoCall{}, err
 	}
-	if sj, err := receipt.CanonicalJSON(snap); err == nil && set.Contains(sj) {
+	if set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after the call", string(sj)
-	} else if err == nil {
+	} else {
 		c.shown = bytes.Contains(sj, []byte(receipt.Masked))
 	}
 	return c, nil
+}
+
+// snapshotJSON is the page's snapshot now, as the runtime's JSON.
+func snapshotJSON(pg *Page) ([]byte, error) {
+	snap, err := pg.Harness.TrySnapshot()
+	if err != nil {
+		return nil, err
+	}
+	return receipt.CanonicalJSON(snap)
 }
 
 // echoTwice calls pl's action twice on one page, the second time with
@@ -230,11 +239,11 @@ func (p *Probe) echoTwice(pl echoPlan) (EchoCall, error) {
 		c.Leak, c.Evidence = "the receipt of a second call with another value (the first call's value)", string(rj)
 		return c, nil
 	}
-	snap, err := pg.Harness.TrySnapshot()
+	sj, err := snapshotJSON(pg)
 	if err != nil {
 		return EchoCall{}, err
 	}
-	if sj, err := receipt.CanonicalJSON(snap); err == nil && set.Contains(sj) {
+	if set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after a second call with another value (the first call's value)", string(sj)
 	}
 	return c, nil
