@@ -601,9 +601,9 @@ var Rules = withDefaults([]Rule{
 		ID:    "webmcp.folded-rows",
 		Phase: receipt.PhaseTransport,
 		Party: Runtime,
-		Must:  "A runtime MUST register the per-row actions name@record as one WebMCP tool name whose input schema requires a string record, and a call of that tool with record r MUST run the declared action name@r, and one without a string record MUST fail with INVALID_PARAMS at phase preflight with path /record.",
+		Must:  "A runtime MUST register the per-row actions name@record as one WebMCP tool name whose input schema requires a string record, and a call of that tool with record r MUST run the declared action name@r with the call's other members, record not among them, as its arguments, and one without a string record MUST fail with INVALID_PARAMS at phase preflight with path /record.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Resolve the action\"",
-		Needs: "a browser with WebMCP enabled and a page that declares per-row actions",
+		Needs: "a browser with WebMCP enabled and a page that declares per-row actions; the arguments are judged when one of them takes arguments (params that require a member or forbid undeclared ones)",
 	},
 	{
 		ID:    "webmcp.result",

@@ -487,6 +487,32 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 			With(probe.ReceiptEvidence("receipt", r))
 	}
 	judged := []string{fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)}
+	// The call's other members are the row action's arguments, record
+	// not among them (§6.4): a row action whose params require a member
+	// or forbid undeclared ones is called with arguments they accept.
+	if withArgs, ok := rowTakingArgs(p.Base()); ok {
+		if args, err := p.ValidArgs(withArgs, ""); err == nil && len(args) > 0 {
+			input := map[string]any{"record": withArgs.Record}
+			for k, v := range args {
+				input[k] = v
+			}
+			b, _ := json.Marshal(input)
+			if c := callRaw(pg, withArgs.Tool, input); c.err == nil {
+				r, pr := resultProblem(c.result)
+				switch {
+				case pr != "":
+					return probe.Failf("the tool call %s %s: %s (see webmcp.result)", withArgs.Tool, b, pr)
+				case r.Result.Action.ID != withArgs.ID:
+					return probe.Failf("the tool call %s %s ran %q, want the declared action %s", withArgs.Tool, b, r.Result.Action.ID, withArgs.ID).
+						With(probe.ReceiptEvidence("receipt", r))
+				case r.Code() == receipt.CodeInvalidParams:
+					return probe.Failf("the tool call %s %s failed INVALID_PARAMS: %s must get the call's other members as its arguments, without record, %s", withArgs.Tool, b, withArgs.ID, probe.Got(r)).
+						With(probe.ReceiptEvidence("receipt", r))
+				}
+				judged = append(judged, fmt.Sprintf("%s %s → %s, its arguments accepted", withArgs.Tool, b, withArgs.ID))
+			}
+		}
+	}
 	// A call without a string record runs nothing: INVALID_PARAMS at
 	// preflight with path /record (§6.4), not a row named by whatever
 	// record holds. A browser that refuses the input itself is not judged.
@@ -507,6 +533,28 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		judged = append(judged, fmt.Sprintf("%s %s → INVALID_PARAMS /record", row.Tool, b))
 	}
 	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
+}
+
+// rowTakingArgs is an available per-row action whose params require a
+// member or forbid undeclared ones: one whose folded call shows whether
+// the runtime passes it the call's other members, and only them.
+func rowTakingArgs(s *receipt.Snapshot) (receipt.ActionInfo, bool) {
+	for _, a := range s.Actions.Items {
+		if a.Record == "" || a.Tool == "" || a.StepOnly || !a.Available || a.Confirm || a.Risk == receipt.RiskDangerous {
+			continue
+		}
+		var schema struct {
+			Required             []string        `json:"required"`
+			AdditionalProperties json.RawMessage `json:"additionalProperties"`
+		}
+		if json.Unmarshal(a.Params, &schema) != nil {
+			continue
+		}
+		if len(schema.Required) > 0 || string(schema.AdditionalProperties) == "false" {
+			return a, true
+		}
+	}
+	return receipt.ActionInfo{}, false
 }
 
 // foldedNames: the per-row actions name@record of the snapshot are folded
