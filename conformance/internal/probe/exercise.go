@@ -237,12 +237,20 @@ func UsesSecret(args map[string]any) bool {
 
 // newSecret returns a value no page contains by chance, long enough for
 // any minLength a password field declares and short enough for most
-// maxLengths.
+// maxLengths. Its middle, secretMiddle, is spelt differently in JSON with
+// ASCII escapes, percent-encoded, as HTML references and in NFD, so a
+// page that shows the value in one of those spellings shows whether the
+// runtime masks it there too (sensitive.never-echoed).
 func newSecret() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return secretPrefix + hex.EncodeToString(b[:])
+	h := hex.EncodeToString(b[:])
+	return secretPrefix + h[:8] + secretMiddle + h[8:]
 }
+
+// secretMiddle is the part of every probe's secret whose spellings differ
+// from it: a letter with an accent and an ampersand.
+const secretMiddle = "é&"
 
 // secretPrefix starts every probe's secret; the random part after it is a
 // secret too.
