@@ -237,8 +237,8 @@ func UsesSecret(args map[string]any) bool {
 
 // newSecret returns a value no page contains by chance, long enough for
 // any minLength a password field declares and short enough for most
-// maxLengths. Its middle, secretMiddle, is spelt differently in JSON with
-// ASCII escapes, percent-encoded, as HTML references and in NFD, so a
+// maxLengths. Its middle, secretMiddle, is spelt differently
+// percent-encoded, as HTML references and in JSON as Go writes it, so a
 // page that shows the value in one of those spellings shows whether the
 // runtime masks it there too (sensitive.never-echoed).
 func newSecret() string {
@@ -249,8 +249,12 @@ func newSecret() string {
 }
 
 // secretMiddle is the part of every probe's secret whose spellings differ
-// from it: a letter with an accent and an ampersand.
-const secretMiddle = "é&"
+// from it: a less-than sign and an ampersand (%3C%26, &lt;&amp;,
+// \u003c\u0026). ASCII, so that its case and its bytes reversed are
+// what Session.Hide folds and reverses. Written into HTML as it is, it
+// starts neither a tag (< is followed by &) nor a character reference
+// (no reference is named by hex digits alone).
+const secretMiddle = "<&"
 
 // secretPrefix starts every probe's secret; the random part after it is a
 // secret too.
