@@ -537,10 +537,12 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 
 // rowTakingArgs is an available per-row action whose params require a
 // member or forbid undeclared ones: one whose folded call shows whether
-// the runtime passes it the call's other members, and only them.
+// the runtime passes it the call's other members, and only them. One that
+// asks first will do: the arguments are validated (stage 3) before the
+// policy denies the call (stage 4).
 func rowTakingArgs(s *receipt.Snapshot) (receipt.ActionInfo, bool) {
 	for _, a := range s.Actions.Items {
-		if a.Record == "" || a.Tool == "" || a.StepOnly || !a.Available || a.Confirm || a.Risk == receipt.RiskDangerous {
+		if a.Record == "" || a.Tool == "" || a.StepOnly || !a.Available {
 			continue
 		}
 		var schema struct {
