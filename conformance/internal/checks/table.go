@@ -71,7 +71,7 @@ var Table = map[string]Check{
 
 	// Audits over every receipt the run saw.
 	"changed.bounded":            {Run: calls.ChangedBounded, Audit: true},
-	"envelope.execution-id":      {Run: calls.ExecutionIDs, Audit: true},
+	"envelope.execution-id":      {Run: stages.ExecutionIDs, Audit: true},
 	"protocol.receipt":           {Run: calls.ReceiptsValid, Audit: true},
 	"envelope.phase":             {Run: calls.EnvelopePhase, Audit: true},
 	"envelope.recovery-strategy": {Run: calls.RecoveryStrategy, Audit: true},

@@ -119,8 +119,21 @@ func (p *Probe) Call(pl Planned) (*Exercised, error) {
 }
 
 // Each walks the planned calls whose action keep accepts, making each call
-// on first use, and stops when fn returns false.
+// on first use, and stops when fn returns false. A call whose receipt the
+// harness wrote (the runtime's did not decode, or never came) is not given
+// to fn.
 func (p *Probe) Each(keep func(receipt.ActionInfo) bool, fn func(*Exercised) bool) error {
+	return p.walk(keep, false, fn)
+}
+
+// EachCall is Each for an audit of the receipts the run saw: fn runs after
+// every call of the plan, one whose receipt the harness wrote too, so that
+// a receipt the decoder refused is judged before the next call is made.
+func (p *Probe) EachCall(fn func(*Exercised) bool) error {
+	return p.walk(AnyAction, true, fn)
+}
+
+func (p *Probe) walk(keep func(receipt.ActionInfo) bool, harnessToo bool, fn func(*Exercised) bool) error {
 	calls, _ := p.ExercisePlan()
 	var mine []Planned
 	for _, pl := range calls {
@@ -138,7 +151,7 @@ func (p *Probe) Each(keep func(receipt.ActionInfo) bool, fn func(*Exercised) boo
 		if err != nil {
 			return err
 		}
-		if !e.ByRuntime {
+		if !e.ByRuntime && !harnessToo {
 			// The harness wrote the receipt: there is no runtime receipt
 			// to judge (the transport's own rules say why).
 			continue

@@ -2,11 +2,9 @@ package calls
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -198,92 +196,6 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(len(all))))
 }
 
-// executionIDPattern is the form of an executionId (CONTRACT.md).
-var executionIDPattern = regexp.MustCompile(receipt.ExecutionIDPattern)
-
-// ExecutionIDs judges every receipt of the run, after making the cheap
-// refusals, one approved call and the execution-id probe (calls without
-// an executionId, whose ids the runtime must mint, distinct and of the
-// contract's form; and calls with one of the probe's choosing, which it
-// must echo exactly when it is of that form, and replace when it is
-// not): every id of the form, each host-given id echoed, and no two calls
-// on one page with the same id.
-func ExecutionIDs(p *probe.Probe) probe.Outcome {
-	var o *probe.Outcome
-	for _, kind := range []string{refusal.RefUnknownID, refusal.RefMalformed} {
-		if _, out, ok := p.Refuse(refusal.RefusalByKind(kind)); !ok && out.Verdict == report.Fail {
-			return out
-		}
-	}
-	err := p.Each(probe.NeedsConfirmation, func(e *probe.Exercised) bool {
-		for _, c := range e.Confirmations {
-			if c.Request.ExecutionID != e.Receipt.ExecutionID {
-				res := probe.Failf("%s: the confirmation was asked for execution %q, but the receipt is of execution %q",
-					e.Action.ID, c.Request.ExecutionID, e.Receipt.ExecutionID).With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
-				o = &res
-			}
-		}
-		return false
-	})
-	if err != nil {
-		return probe.Broken(err)
-	}
-	idp, err := stages.ExecutionIDProbe(p)
-	if err != nil {
-		return probe.Broken(err)
-	}
-	for _, c := range idp.Calls {
-		if c.Problem != "" {
-			return probe.Failf("%s: %s", c.What, c.Problem).With(probe.ReceiptEvidence("receipt", c.Receipt))
-		}
-	}
-	ro, resumed, notResumed := stages.ResumeExecutionID(p)
-	if ro != nil {
-		return *ro
-	}
-	all := runtimeReceipts(p)
-	owner := map[string]string{}
-	for _, sn := range all {
-		if !sn.ByRuntime {
-			continue
-		}
-		id := sn.Receipt.ExecutionID
-		if !executionIDPattern.MatchString(id) {
-			return probe.Failf("%s: executionId %q does not match %s", sn.What, id, executionIDPattern).With(probe.ReceiptEvidence("receipt", sn.Receipt))
-		}
-		if sn.Issued != "" {
-			return probe.Failf("%s: the host passed options.executionId %q, but the receipt carries %q", sn.What, sn.Issued, id).With(probe.ReceiptEvidence("receipt", sn.Receipt))
-		}
-		key := fmt.Sprint(sn.Page, "|", id)
-		if prev, dup := owner[key]; dup {
-			return probe.Failf("%s: executionId %q was already given to an earlier call on the same page (%s)", sn.What, id, prev).
-				With(probe.ReceiptEvidence("receipt", sn.Receipt))
-		}
-		owner[key] = sn.What
-	}
-	if o != nil {
-		return *o
-	}
-	if len(all) == 0 {
-		return probe.NotProbed("the run saw no receipt")
-	}
-	res := probe.Pass()
-	var lines []string
-	for _, c := range idp.Calls {
-		lines = append(lines, c.What+" → "+c.Receipt.ExecutionID)
-	}
-	if resumed != "" {
-		lines = append(lines, resumed)
-	}
-	if len(lines) > 0 {
-		res = res.With(probe.TextEvidence("execution ids probed", lines...))
-	}
-	if np := slices.DeleteFunc([]string{idp.NotProbed, notResumed}, func(s string) bool { return s == "" }); len(np) > 0 {
-		res = res.With(probe.TextEvidence("not probed", np...))
-	}
-	return res
-}
-
 // failures makes the two cheapest refusals (shared with their own rules),
 // so that an audit judges failures even when run alone, then returns every
 // runtime receipt of the run; in a whole run audits go last and see every
@@ -298,6 +210,13 @@ func failures(p *probe.Probe) ([]probe.Seen, *probe.Outcome) {
 }
 
 func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.Outcome {
+	return auditFailuresAnd(p, judge, nil)
+}
+
+// auditFailuresAnd is auditFailures that also stops when every, a scan of
+// every receipt the runtime sent (nil: none), refuses one; the caller
+// reads every.bad.
+func auditFailuresAnd(p *probe.Probe, judge func(r *receipt.Receipt) string, every *receiptScan) probe.Outcome {
 	if _, o := failures(p); o != nil {
 		return *o
 	}
@@ -307,8 +226,9 @@ func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.
 	// probe.Session.Wait). A runtime that gets none wrong is judged on
 	// every failure, as before.
 	a := &failureAudit{p: p, judge: judge}
-	if !a.next() {
-		provokeFailures(p, a.next)
+	stop := func() bool { return a.next() || (every != nil && every.next()) }
+	if !stop() {
+		provokeFailures(p, stop)
 		a.next()
 	}
 	if a.bad != nil {
@@ -368,34 +288,85 @@ func CodeTable(p *probe.Probe) probe.Outcome {
 }
 
 func EnvelopePhase(p *probe.Probe) probe.Outcome {
-	o := auditFailures(p, func(r *receipt.Receipt) string {
+	// Every receipt the runtime sent, judged as the run sees it (after the
+	// exercise's first call, while the failures are provoked, then after
+	// each other call of the exercise): a phase the decoder refuses, or
+	// one on a success. A runtime that puts a phase on every success is
+	// told at its first call, one that gets a failure's wrong without every
+	// call being made first.
+	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
+		var o probe.Outcome
+		switch r := sn.Receipt; {
+		case invalidAt(r, "$.phase") != "":
+			o = probe.Failf("%s: the decoder refuses the receipt's phase: %s", sn.What, invalidAt(r, "$.phase"))
+		case r.Result.OK && r.Phase != receipt.PhaseNone:
+			o = probe.Failf("%s: a successful receipt carries phase %q", sn.What, r.Phase).With(probe.ReceiptEvidence("receipt", r))
+		default:
+			return nil
+		}
+		return &o
+	}}
+	if err := sc.exercise(1); err != nil {
+		return probe.Broken(err)
+	}
+	if sc.bad != nil {
+		return *sc.bad
+	}
+	o := auditFailuresAnd(p, func(r *receipt.Receipt) string {
 		if want := r.Code().Phase(); r.Phase != want {
 			return fmt.Sprintf("%s carries phase %q, the code table says %q", r.Code(), r.Phase, want)
 		}
 		return ""
-	})
+	}, sc)
 	if o.Verdict == report.Fail {
 		return o
 	}
-	// A successful receipt carries no phase.
-	bad, _ := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
-		if e.Receipt.Result.OK && e.Receipt.Phase != receipt.PhaseNone {
-			return true, fmt.Sprintf("a successful receipt carries phase %q", e.Receipt.Phase)
-		}
-		return e.Receipt.Result.OK, ""
-	})
-	if bad != nil {
-		return *bad
+	if sc.next() {
+		return *sc.bad
 	}
-	for _, sn := range runtimeReceipts(p) {
-		if msg := invalidAt(sn.Receipt, "$.phase"); msg != "" {
-			return probe.Failf("%s: the decoder refuses the receipt's phase: %s", sn.What, msg)
-		}
-		if sn.Receipt.Result.OK && sn.Receipt.Phase != receipt.PhaseNone {
-			return probe.Failf("%s: a successful receipt carries phase %q", sn.What, sn.Receipt.Phase).With(probe.ReceiptEvidence("receipt", sn.Receipt))
-		}
+	if err := sc.exercise(0); err != nil {
+		return probe.Broken(err)
+	}
+	if sc.bad != nil {
+		return *sc.bad
 	}
 	return o
+}
+
+// receiptScan judges the receipts the runtime sent (runtimeReceipts, which
+// only grows), each once, in the order the run saw them.
+type receiptScan struct {
+	p     *probe.Probe
+	judge func(sn probe.Seen) *probe.Outcome
+	seen  int
+	bad   *probe.Outcome
+}
+
+// next judges the receipts seen since its last call and reports whether
+// one was refused (a.bad).
+func (a *receiptScan) next() bool {
+	if a.bad != nil {
+		return true
+	}
+	all := runtimeReceipts(a.p)
+	for ; a.seen < len(all); a.seen++ {
+		if o := a.judge(all[a.seen]); o != nil {
+			a.bad = o
+			return true
+		}
+	}
+	return false
+}
+
+// exercise makes the exercise's calls (its first n, 0: all), judging the
+// receipts after each, and stops at the first one refused. A call made
+// before is not made again.
+func (a *receiptScan) exercise(n int) error {
+	made := 0
+	return a.p.EachCall(func(*probe.Exercised) bool {
+		made++
+		return !a.next() && (n == 0 || made < n)
+	})
 }
 
 func RecoveryStrategy(p *probe.Probe) probe.Outcome {
@@ -467,22 +438,30 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 // refusals and the exercise): each decodes strictly and speaks
 // glass.page/v1.
 func ReceiptsValid(p *probe.Probe) probe.Outcome {
+	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
+		var o probe.Outcome
+		switch r := sn.Receipt; {
+		case r.Code() == receipt.CodeReceiptInvalid:
+			o = probe.Failf("%s: the runtime's receipt does not decode: %s", sn.What, r.Result.Error.Message)
+		case r.Protocol != receipt.Protocol:
+			o = probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(probe.ReceiptEvidence("receipt", r))
+		default:
+			return nil
+		}
+		return &o
+	}}
 	if _, o := failures(p); o != nil {
 		return *o
 	}
-	if err := p.Each(probe.AnyAction, func(*probe.Exercised) bool { return true }); err != nil {
+	// Judged after each call: a runtime whose every receipt is wrong is
+	// told at the first.
+	if err := sc.exercise(0); err != nil {
 		return probe.Broken(err)
 	}
-	all := runtimeReceipts(p)
-	for _, sn := range all {
-		r := sn.Receipt
-		if r.Code() == receipt.CodeReceiptInvalid {
-			return probe.Failf("%s: the runtime's receipt does not decode: %s", sn.What, r.Result.Error.Message)
-		}
-		if r.Protocol != receipt.Protocol {
-			return probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(probe.ReceiptEvidence("receipt", r))
-		}
+	if sc.next() {
+		return *sc.bad
 	}
+	all := runtimeReceipts(p)
 	if len(all) == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}

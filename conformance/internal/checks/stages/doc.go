@@ -2,5 +2,5 @@
 // ledger, one diff, the gates of each step, failed steps, resuming, the
 // confirmation a flow asks), hand-offs, revealing a target (stage 5), and
 // when the runtime takes its snapshots and how long it waits (stages 6 to
-// 8).
+// 8), and the execution ids every call carries (envelope.execution-id).
 package stages
