@@ -154,14 +154,27 @@ func boundProblem(r *receipt.Receipt) string {
 }
 
 // ChangedBounded judges every receipt of the run (making every exercise
-// call first): each list within its bound, an omission count only beside
+// call, up to the first receipt it refuses): each list within its bound, an omission count only beside
 // a full list, and for the exercise's calls every list with its omission
 // count making the true count the harness's own snapshots show, from the
 // runtime's before window.
 func ChangedBounded(p *probe.Probe) probe.Outcome {
+	// Every receipt the runtime sent, judged after each call of the
+	// exercise (then those the rest of the run saw): a runtime whose lists
+	// run over their bound is told at the first.
+	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
+		if pr := boundProblem(sn.Receipt); pr != "" {
+			o := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			return &o
+		}
+		return nil
+	}}
 	var o *probe.Outcome
-	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
-		if e.Receipt.Result.Changed == nil {
+	err := p.EachCall(func(e *probe.Exercised) bool {
+		if sc.next() {
+			return false
+		}
+		if !e.ByRuntime || e.Receipt.Result.Changed == nil {
 			return true
 		}
 		w, err := p.Window(e)
@@ -181,19 +194,16 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	all := runtimeReceipts(p)
-	for _, sn := range all {
-		if pr := boundProblem(sn.Receipt); pr != "" {
-			return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
-		}
+	if sc.next() {
+		return *sc.bad
 	}
 	if o != nil {
 		return *o
 	}
-	if len(all) == 0 {
+	if sc.seen == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}
-	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(len(all))))
+	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
 }
 
 // failures makes the two cheapest refusals (shared with their own rules),
@@ -288,12 +298,19 @@ func CodeTable(p *probe.Probe) probe.Outcome {
 }
 
 func EnvelopePhase(p *probe.Probe) probe.Outcome {
+	failed := func(r *receipt.Receipt) string {
+		if want := r.Code().Phase(); r.Phase != want {
+			return fmt.Sprintf("%s carries phase %q, the code table says %q", r.Code(), r.Phase, want)
+		}
+		return ""
+	}
 	// Every receipt the runtime sent, judged as the run sees it (after the
 	// exercise's first call, while the failures are provoked, then after
-	// each other call of the exercise): a phase the decoder refuses, or
-	// one on a success. A runtime that puts a phase on every success is
-	// told at its first call, one that gets a failure's wrong without every
-	// call being made first.
+	// each other call of the exercise): a phase the decoder refuses, one
+	// on a success, a failure's other than the code table's. A runtime that
+	// puts a phase on every success is told at its first call, one that
+	// gets a failure's wrong without every call being made first (calls
+	// computed ahead may still run meanwhile).
 	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
 		var o probe.Outcome
 		switch r := sn.Receipt; {
@@ -301,23 +318,20 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 			o = probe.Failf("%s: the decoder refuses the receipt's phase: %s", sn.What, invalidAt(r, "$.phase"))
 		case r.Result.OK && r.Phase != receipt.PhaseNone:
 			o = probe.Failf("%s: a successful receipt carries phase %q", sn.What, r.Phase).With(probe.ReceiptEvidence("receipt", r))
+		case !r.Result.OK && sn.ByRuntime && failed(r) != "":
+			o = probe.Failf("%s: %s", sn.What, failed(r)).With(probe.ReceiptEvidence("receipt", r))
 		default:
 			return nil
 		}
 		return &o
 	}}
-	if err := sc.exercise(1); err != nil {
-		return probe.Broken(err)
-	}
+	// An error of the first call is memoized: the walk of every call
+	// below returns it, once the failures have been judged.
+	_ = sc.exercise(1)
 	if sc.bad != nil {
 		return *sc.bad
 	}
-	o := auditFailuresAnd(p, func(r *receipt.Receipt) string {
-		if want := r.Code().Phase(); r.Phase != want {
-			return fmt.Sprintf("%s carries phase %q, the code table says %q", r.Code(), r.Phase, want)
-		}
-		return ""
-	}, sc)
+	o := auditFailuresAnd(p, failed, sc)
 	if o.Verdict == report.Fail {
 		return o
 	}
@@ -461,9 +475,8 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 	if sc.next() {
 		return *sc.bad
 	}
-	all := runtimeReceipts(p)
-	if len(all) == 0 {
+	if sc.seen == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}
-	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(len(all))))
+	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
 }
