@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -284,6 +285,11 @@ func (p *Probe) Record(sn Seen) { p.s.record(sn) }
 
 // SeenReceipts is every receipt of the run over p's transport so far.
 func (p *Probe) SeenReceipts() []Seen { return p.s.seenReceipts(p.Transport) }
+
+// SentReceipts is SeenReceipts less those the runtime never sent (Sent).
+func (p *Probe) SentReceipts() []Seen {
+	return slices.DeleteFunc(p.SeenReceipts(), func(sn Seen) bool { return !sn.Sent() })
+}
 
 // CallTimeout bounds each call a probe makes.
 func (p *Probe) CallTimeout() time.Duration { return p.s.cfg.CallTimeout }

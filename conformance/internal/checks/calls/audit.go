@@ -78,20 +78,6 @@ var HandlerThrows = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario
 
 // ---- audits ------------------------------------------------------------------
 
-// runtimeReceipts returns every receipt a page runtime produced in this run
-// over p's transport so far. Receipts the harness wrote — for a failure of
-// its own, or as a WebMCP client that found no tool to call — are left
-// out, except an invalid receipt, which the runtime did send.
-func runtimeReceipts(p *probe.Probe) []probe.Seen {
-	var out []probe.Seen
-	for _, sn := range p.SeenReceipts() {
-		if sn.Sent() {
-			out = append(out, sn)
-		}
-	}
-	return out
-}
-
 // invalidAt returns the decoding error of a receipt the runtime sent but
 // the strict decoder refused, when the error is about a path under prefix.
 func invalidAt(r *receipt.Receipt, prefix string) string {
@@ -216,7 +202,7 @@ func failures(p *probe.Probe) ([]probe.Seen, *probe.Outcome) {
 			return nil, &o
 		}
 	}
-	return runtimeReceipts(p), nil
+	return p.SentReceipts(), nil
 }
 
 func auditFailures(p *probe.Probe, judge func(r *receipt.Receipt) string) probe.Outcome {
@@ -255,8 +241,9 @@ func auditFailuresAnd(p *probe.Probe, judge func(r *receipt.Receipt) string, eve
 type failureAudit struct {
 	p     *probe.Probe
 	judge func(r *receipt.Receipt) string
-	// seen is how many of the run's receipts (runtimeReceipts, which only
-	// grows) have been looked at; judged how many of them were failures.
+	// seen is how many of the receipts the runtime sent (SentReceipts,
+	// which only grows) have been looked at; judged how many of them were
+	// failures.
 	seen, judged int
 	bad          *probe.Outcome
 }
@@ -267,7 +254,7 @@ func (a *failureAudit) next() bool {
 	if a.bad != nil {
 		return true
 	}
-	all := runtimeReceipts(a.p)
+	all := a.p.SentReceipts()
 	for ; a.seen < len(all); a.seen++ {
 		sn := all[a.seen]
 		r := sn.Receipt
@@ -347,7 +334,7 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 	return o
 }
 
-// receiptScan judges the receipts the runtime sent (runtimeReceipts, which
+// receiptScan judges the receipts the runtime sent (SentReceipts, which
 // only grows), each once, in the order the run saw them.
 type receiptScan struct {
 	p     *probe.Probe
@@ -362,7 +349,7 @@ func (a *receiptScan) next() bool {
 	if a.bad != nil {
 		return true
 	}
-	all := runtimeReceipts(a.p)
+	all := a.p.SentReceipts()
 	for ; a.seen < len(all); a.seen++ {
 		if o := a.judge(all[a.seen]); o != nil {
 			a.bad = o
@@ -427,7 +414,7 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 	}
 	more, byCall := typedInRefusals(p)
 	typed = append(typed, more...)
-	for _, sn := range runtimeReceipts(p) {
+	for _, sn := range p.SentReceipts() {
 		if msg := invalidAt(sn.Receipt, "$.result.error"); msg != "" {
 			return probe.Failf("%s: the decoder refuses the failure's text: %s", sn.What, msg)
 		}

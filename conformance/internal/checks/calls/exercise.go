@@ -505,7 +505,7 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	// approval of another page load, or of another call, copies no ticket
 	// of the host's for this call. An audit, so that it sees every
 	// receipt of the run.
-	for _, sn := range runtimeReceipts(p) {
+	for _, sn := range p.SentReceipts() {
 		for _, rc := range sn.Receipt.Confirmations {
 			if !rc.Approved || rc.Ticket == "" {
 				continue
@@ -848,7 +848,7 @@ func Revision(p *probe.Probe) probe.Outcome {
 		if f := auditFailures(p, stayed); f.Verdict == report.Fail {
 			return f
 		}
-		for _, sn := range runtimeReceipts(p) {
+		for _, sn := range p.SentReceipts() {
 			if pr := stayed(sn.Receipt); pr != "" {
 				return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
 			}

@@ -186,7 +186,7 @@ func feedbackLines(list []receipt.Feedback) []string {
 // partsAudit applies partsShapeProblem to every receipt the runtime sent
 // over p's transport so far.
 func partsAudit(p *probe.Probe) *probe.Outcome {
-	for _, sn := range runtimeReceipts(p) {
+	for _, sn := range p.SentReceipts() {
 		if pr := partsShapeProblem(sn.Receipt); pr != "" {
 			res := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
 			return &res

@@ -54,7 +54,7 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	if ro != nil {
 		return *ro
 	}
-	all := sentReceipts(p)
+	all := p.SentReceipts()
 	owner := map[string]string{}
 	for _, sn := range all {
 		if !sn.ByRuntime {
@@ -95,16 +95,4 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 		res = res.With(probe.TextEvidence("not probed", np...))
 	}
 	return res
-}
-
-// sentReceipts is every receipt of the run the runtime sent, in the order
-// the run saw them (a receipt the decoder refused among them).
-func sentReceipts(p *probe.Probe) []probe.Seen {
-	var out []probe.Seen
-	for _, sn := range p.SeenReceipts() {
-		if sn.Sent() {
-			out = append(out, sn)
-		}
-	}
-	return out
 }
