@@ -140,10 +140,10 @@ func boundProblem(r *receipt.Receipt) string {
 }
 
 // ChangedBounded judges every receipt of the run (making every exercise
-// call, up to the first receipt it refuses): each list within its bound, an omission count only beside
-// a full list, and for the exercise's calls every list with its omission
-// count making the true count the harness's own snapshots show, from the
-// runtime's before window.
+// call, up to the first receipt it refuses): each list within its bound,
+// an omission count only beside a full list, and for the exercise's calls
+// every list with its omission count making the true count the harness's
+// own snapshots show, from the runtime's before window.
 func ChangedBounded(p *probe.Probe) probe.Outcome {
 	// Every receipt the runtime sent, judged after each call of the
 	// exercise (then those the rest of the run saw): a runtime whose lists
@@ -221,7 +221,8 @@ func auditFailuresAnd(p *probe.Probe, judge func(r *receipt.Receipt) string, eve
 	// made (those computed ahead and not started never start; see
 	// probe.Session.Wait). A runtime that gets none wrong is judged on
 	// every failure, as before.
-	a := &failureAudit{p: p, judge: judge}
+	judged := 0
+	a := &receiptScan{p: p, judge: failuresOnly(judge, &judged)}
 	stop := func() bool { return a.next() || (every != nil && every.next()) }
 	if !stop() {
 		provokeFailures(p, stop)
@@ -230,45 +231,27 @@ func auditFailuresAnd(p *probe.Probe, judge func(r *receipt.Receipt) string, eve
 	if a.bad != nil {
 		return *a.bad
 	}
-	if a.judged == 0 {
+	if judged == 0 {
 		return probe.NotProbed("the run saw no failure")
 	}
-	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(a.judged)))
+	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(judged)))
 }
 
-// failureAudit judges the failed receipts of a run in the order the run
-// saw them, each once.
-type failureAudit struct {
-	p     *probe.Probe
-	judge func(r *receipt.Receipt) string
-	// seen is how many of the receipts the runtime sent (SentReceipts,
-	// which only grows) have been looked at; judged how many of them were
-	// failures.
-	seen, judged int
-	bad          *probe.Outcome
-}
-
-// next judges the receipts the run saw since the last call and reports
-// whether a failure has been refused (a.bad).
-func (a *failureAudit) next() bool {
-	if a.bad != nil {
-		return true
-	}
-	all := a.p.SentReceipts()
-	for ; a.seen < len(all); a.seen++ {
-		sn := all[a.seen]
+// failuresOnly is a receiptScan's judge that gives judge the runtime's
+// failed receipts, counting them in judged, and passes over the rest.
+func failuresOnly(judge func(r *receipt.Receipt) string, judged *int) func(probe.Seen) *probe.Outcome {
+	return func(sn probe.Seen) *probe.Outcome {
 		r := sn.Receipt
 		if r.Result.OK || !sn.ByRuntime {
-			continue
+			return nil
 		}
-		a.judged++
-		if pr := a.judge(r); pr != "" {
+		*judged++
+		if pr := judge(r); pr != "" {
 			o := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", r))
-			a.bad = &o
-			return true
+			return &o
 		}
+		return nil
 	}
-	return false
 }
 
 func CodeTable(p *probe.Probe) probe.Outcome {
@@ -456,6 +439,9 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 	}
 	// Judged after each call: a runtime whose every receipt is wrong is
 	// told at the first.
+	if sc.next() {
+		return *sc.bad
+	}
 	if err := sc.exercise(0); err != nil {
 		return probe.Broken(err)
 	}

@@ -133,13 +133,14 @@ func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
 			Transport: glasstest.TransportBridge, ByRuntime: true, What: msg}
 	}
 	var judged []string
-	a := &failureAudit{p: p, judge: func(r *receipt.Receipt) string {
+	n := 0
+	a := &receiptScan{p: p, judge: failuresOnly(func(r *receipt.Receipt) string {
 		judged = append(judged, r.Result.Error.Message)
 		if strings.HasPrefix(r.Result.Error.Message, "bad") {
 			return "refused"
 		}
 		return ""
-	}}
+	}, &n)}
 	p.Record(failed(receipt.CodeInvalidParams, "one"))
 	p.Record(probe.Seen{Receipt: &receipt.Receipt{Result: receipt.Result{OK: true}}, Transport: glasstest.TransportBridge, ByRuntime: true})
 	harness := failed(receipt.CodeExecutionFailed, "the harness's own")
@@ -157,8 +158,8 @@ func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
 	if !a.next() {
 		t.Error("an audit that refused a failure judged again")
 	}
-	if want := []string{"one", "two", "bad three"}; !slices.Equal(judged, want) || a.judged != 3 {
-		t.Errorf("judged %q (%d), want %q", judged, a.judged, want)
+	if want := []string{"one", "two", "bad three"}; !slices.Equal(judged, want) || n != 3 {
+		t.Errorf("judged %q (%d), want %q", judged, n, want)
 	}
 }
 
