@@ -204,7 +204,16 @@ func Check(s Session, rule catalog.Rule, tr glasstest.Transport) (f report.Findi
 		}
 		return s.Hide(f).Bounded()
 	}
-	o := p.Safely(c.Run)
+	run := c.Run
+	if c.Audit {
+		// An audit judges every receipt the run saw: the calls a check
+		// left unmade when it stopped at a violation are made first.
+		run = func(p *probe.Probe) probe.Outcome {
+			p.FinishWalks()
+			return c.Run(p)
+		}
+	}
+	o := p.Safely(run)
 	f.Verdict, f.Message, f.Evidence = o.Verdict, o.Message, o.Evidence
 	return s.Hide(f).Bounded()
 }

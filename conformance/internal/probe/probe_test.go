@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/glasstest"
 )
 
 func TestAPanickingCheckFailsItsRule(t *testing.T) {
@@ -84,5 +85,28 @@ func TestAFindingShowsAProbesSecretInNoCaseAndNotReversed(t *testing.T) {
 	other := "GLASSSECRET-" + strings.Repeat("0", 16)
 	if f := s.hide(report.Finding{Message: other}); f.Message != other {
 		t.Errorf("a value the probe never passed was hidden: %q", f.Message)
+	}
+}
+
+func TestFinishWalksMakesEachUnfinishedWalkOnceForItsTransport(t *testing.T) {
+	s := &Session{}
+	bridge := &Probe{s: s, Transport: glasstest.TransportBridge}
+	webmcp := &Probe{s: s, Transport: glasstest.TransportWebMCP}
+	var made []string
+	bridge.Unfinished("echo", func() { made = append(made, "bridge echo (first)") })
+	bridge.Unfinished("echo", func() { made = append(made, "bridge echo") })
+	bridge.Unfinished("churn", func() { made = append(made, "bridge churn") })
+	webmcp.Unfinished("echo", func() { made = append(made, "webmcp echo") })
+	bridge.FinishWalks()
+	if want := []string{"bridge churn", "bridge echo"}; !slices.Equal(made, want) {
+		t.Fatalf("after the bridge's FinishWalks: made %q, want %q (one finish per key, the last registered, in key order)", made, want)
+	}
+	bridge.FinishWalks()
+	if len(made) != 2 {
+		t.Fatalf("a second FinishWalks made %q again", made[2:])
+	}
+	webmcp.FinishWalks()
+	if want := []string{"bridge churn", "bridge echo", "webmcp echo"}; !slices.Equal(made, want) {
+		t.Fatalf("after the webmcp FinishWalks: made %q, want %q", made, want)
 	}
 }

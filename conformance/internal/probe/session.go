@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,6 +91,9 @@ type Session struct {
 	pages int
 	seen  []Seen
 	memos map[string]*memoEntry
+	// unfinished finishes, per transport, the walks checks left part-made
+	// (see Probe.FinishWalks).
+	unfinished map[glasstest.Transport]map[string]func()
 	// secrets are the probes' sensitive values, kept out of findings.
 	secrets secretSet
 
@@ -120,6 +125,35 @@ func (s *Session) memo(key string, fn func() (any, error)) (any, error) {
 	s.mu.Unlock()
 	e.once.Do(func() { e.v, e.err = fn() })
 	return e.v, e.err
+}
+
+// Unfinished records that a check stopped walking a probe's calls before
+// the last (at a violation, where it needs no more), and how to make the
+// rest: FinishWalks makes them. One finish per key.
+func (p *Probe) Unfinished(key string, finish func()) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	if p.s.unfinished == nil {
+		p.s.unfinished = map[glasstest.Transport]map[string]func(){}
+	}
+	if p.s.unfinished[p.Transport] == nil {
+		p.s.unfinished[p.Transport] = map[string]func(){}
+	}
+	p.s.unfinished[p.Transport][key] = finish
+}
+
+// FinishWalks makes the calls of every walk over p's transport a check
+// left part-made. An audit judges every receipt the run saw: with the
+// walks finished first, that is every receipt of every probe the run
+// started, whichever check stopped early.
+func (p *Probe) FinishWalks() {
+	p.s.mu.Lock()
+	fns := p.s.unfinished[p.Transport]
+	delete(p.s.unfinished, p.Transport)
+	p.s.mu.Unlock()
+	for _, k := range slices.Sorted(maps.Keys(fns)) {
+		fns[k]()
+	}
 }
 
 // prefetch starts computing memoized probes in the background, at most

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/echo"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -190,17 +191,26 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	judged := 0
 	var shows []*probe.Exercised // writes that showed a message
-	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
-		if c := e.Receipt.Result.Changed; probe.IsWrite(e.Action) && e.Receipt.Result.OK && c != nil && c.Feedback != nil && len(c.Feedback.Added) > 0 {
-			shows = append(shows, e)
+	var churned churnSeen
+	// Every receipt the runtime sent, one the decoder refused too, is
+	// judged as its call is made.
+	err := p.EachCall(func(e *probe.Exercised) bool {
+		if !e.ByRuntime && !(probe.Seen{Receipt: e.Receipt}).Sent() {
+			return true
 		}
 		if pr := partsShapeProblem(e.Receipt); pr != "" {
 			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
 			return false
 		}
-		if !e.Receipt.Result.OK {
+		if !e.ByRuntime || !e.Receipt.Result.OK {
 			return true
+		}
+		if c := e.Receipt.Result.Changed; probe.IsWrite(e.Action) && c != nil && c.Feedback != nil && len(c.Feedback.Added) > 0 {
+			shows = append(shows, e)
+			if o = churnEach(p, e, len(shows), &churned); o != nil {
+				return false
+			}
 		}
 		judged++
 		w, err := p.Window(e)
@@ -219,7 +229,7 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	if o := messageChurn(p, shows); o != nil {
+	if o := churnTurns(p, shows, &churned); o != nil {
 		return *o
 	}
 	if o := partsAudit(p); o != nil {
@@ -372,24 +382,25 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
-	calls, notes, err := p.Echo()
-	if err != nil {
-		return probe.Broken(err)
-	}
-	for _, c := range calls {
+	notes, err := echo.Each(p, func(c echo.Call) bool {
 		what := fmt.Sprintf("%s with the sensitive value in %s", c.Action.ID, strings.Join(c.Params, ", "))
 		if c.Leak != "" {
 			ev := probe.TextEvidence(c.Leak, c.Evidence)
 			if c.Leak == "the receipt" {
 				ev = probe.ReceiptEvidence("receipt", c.Receipt)
 			}
-			leak(what, c.Leak+" carries the sensitive value the call passed, where the runtime must write [sensitive]", ev)
-			return *o
+			return leak(what, c.Leak+" carries the sensitive value the call passed, where the runtime must write [sensitive]", ev)
 		}
-		if !c.ByRuntime {
-			continue
+		if c.ByRuntime {
+			judged = append(judged, what+" → "+probe.OutcomeCode(c.Receipt))
 		}
-		judged = append(judged, what+" → "+probe.OutcomeCode(c.Receipt))
+		return true
+	})
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if o != nil {
+		return *o
 	}
 	if len(judged) == 0 {
 		why := "the page declares no action with a string parameter (a {\"$sensitive\": name} placeholder can stand for any string)"

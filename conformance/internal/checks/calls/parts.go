@@ -58,25 +58,30 @@ func partsShapeProblem(r *receipt.Receipt) string {
 	return ""
 }
 
-// messageChurn calls writes that showed a message several times on one
-// page, with the same arguments: a page that keeps its messages then shows
-// one twice when a write says the same thing again, and one that keeps
-// only its last few drops the oldest. From the second call on, each
-// receipt's changed.feedback must list what the harness's snapshots
-// around the call show added and removed, counting repeats (a runtime
-// that compares feedback as a set lists a repeated message nowhere; one
-// that ignores what scrolled off lists no removal). Each write is called
-// again and again on a page of its own, in declaration order, until a
-// message was seen repeated and one dropped; then, if none was seen
-// dropped, the first three take turns on one page (a write that always
-// says the same thing drops nothing the multiset can see).
-func messageChurn(p *probe.Probe, shows []*probe.Exercised) *probe.Outcome {
-	var seen churnSeen
-	for _, e := range shows[:min(len(shows), maxChurnTries)] {
-		if o := churn(p, []*probe.Exercised{e}, churnCalls, &seen); o != nil || seen.repeat && seen.drop {
-			return o
-		}
+// messageChurn (churnEach as the exercise's calls come, then churnTurns)
+// calls writes that showed a message several times on one page, with the
+// same arguments: a page that keeps its messages then shows one twice
+// when a write says the same thing again, and one that keeps only its last
+// few drops the oldest. From the second call on, each receipt's
+// changed.feedback must list what the harness's snapshots around the call
+// show added and removed, counting repeats (a runtime that compares
+// feedback as a set lists a repeated message nowhere; one that ignores
+// what scrolled off lists no removal). Each write is called again and
+// again on a page of its own, in declaration order, until a message was
+// seen repeated and one dropped; then, if none was seen dropped, the first
+// three take turns on one page (a write that always says the same thing
+// drops nothing the multiset can see). nth counts the writes that showed
+// a message so far, e the last of them.
+func churnEach(p *probe.Probe, e *probe.Exercised, nth int, seen *churnSeen) *probe.Outcome {
+	if nth > maxChurnTries || seen.repeat && seen.drop {
+		return nil
 	}
+	return churn(p, []*probe.Exercised{e}, churnCalls, seen)
+}
+
+// churnTurns is messageChurn's last part, once every write that showed a
+// message had its turn alone (churnEach): the first three take turns.
+func churnTurns(p *probe.Probe, shows []*probe.Exercised, seen *churnSeen) *probe.Outcome {
 	if seen.drop || len(shows) < 2 {
 		return nil
 	}
@@ -87,7 +92,7 @@ func messageChurn(p *probe.Probe, shows []*probe.Exercised) *probe.Outcome {
 			turns = append(turns, e)
 		}
 	}
-	return churn(p, turns, 2*churnCalls, &seen)
+	return churn(p, turns, 2*churnCalls, seen)
 }
 
 // churnSeen says what the calls of messageChurn have shown so far.

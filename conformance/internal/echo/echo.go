@@ -1,34 +1,41 @@
-package probe
+// Package echo is the echo probe: it passes a sensitive value through
+// every string parameter of every action (CONTRACT.md §2.3: a
+// {"$sensitive": name} placeholder may stand for any string): the runtime
+// restores it, the page shows it, echoes it into feedback or returns it as
+// data — and wherever the value would appear in a receipt, a snapshot, a
+// confirmation request or a hand-off request, the runtime must write
+// "[sensitive]" (sensitive.never-echoed). Each call is made on a fresh
+// page, approved, with the host answering a hand-off cancelled (and the
+// first whose value the page showed, masked, once more, twice on one page:
+// twice); the value is looked for in every spelling internal/scrub knows,
+// in the runtime's own documents (the host masks what it records, and
+// says when it had to).
+//
+// The calls are made one by one as a check walks them (Each), once per
+// run and transport; a check that stops at a leak leaves the rest for the
+// run's audits, which judge every receipt a whole run sees
+// (probe.Probe.FinishWalks).
+package echo
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"sync"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
+	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
 
-// The echo probe passes a sensitive value through every string parameter
-// of every action (CONTRACT.md §2.3: a {"$sensitive": name} placeholder
-// may stand for any string): the runtime restores it, the page shows it,
-// echoes it into feedback or returns it as data — and wherever the value
-// would appear in a receipt, a snapshot, a confirmation request or a
-// hand-off request, the runtime must write "[sensitive]"
-// (sensitive.never-echoed). Each call is made on a fresh page, approved,
-// with the host answering a hand-off cancelled (and the first whose value
-// the page showed, masked, once more, twice on one page: echoTwice); the
-// value is looked for in every spelling internal/scrub knows, in the
-// runtime's own documents (the host masks what it records, and says when
-// it had to).
-
-// EchoCall is one call of the echo probe and where the value showed.
-type EchoCall struct {
+// Call is one call of the echo probe and where the value showed.
+type Call struct {
 	Action receipt.ActionInfo
 	// Params are the string parameters that carried the value.
 	Params  []string
@@ -47,21 +54,21 @@ type EchoCall struct {
 // action that asks first and allows members it does not declare.
 const echoMember = "glassEcho"
 
-// echoPlan is one call of the echo probe: the action, and its arguments
+// plan is one call of the echo probe: the action, and its arguments
 // with the placeholder in every string parameter that can hold it.
-type echoPlan struct {
+type plan struct {
 	action receipt.ActionInfo
 	args   map[string]any
 	params []string
 }
 
-// planEcho lists the echo calls: for each declared action with a string
+// planCalls lists the echo calls: for each declared action with a string
 // parameter (step-only ones aside: a direct call never restores anything,
 // and a hand-off or a flow is called like any other), valid arguments with
 // the placeholder in every free string parameter; an action whose string
 // parameters are all enums gets the placeholder in each of them instead,
 // a call validation must refuse.
-func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
+func planCalls(p *probe.Probe) (calls []plan, notes []string) {
 	extraTools := map[string]bool{}
 	for _, a := range p.Base().Actions.Items {
 		if a.StepOnly || p.Manifest().Skips(a.ID) {
@@ -75,7 +82,7 @@ func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
 		// not declare gets the value in one more: the runtime restores a
 		// placeholder wherever it is, and the confirmation request shows
 		// the arguments (CONTRACT.md §2.3, §6.3).
-		extra := NeedsConfirmation(a) && a.Available && string(s.AdditionalProperties) != "false" && s.Properties[echoMember] == nil
+		extra := probe.NeedsConfirmation(a) && a.Available && string(s.AdditionalProperties) != "false" && s.Properties[echoMember] == nil
 		if len(s.Properties) == 0 && !extra {
 			continue
 		}
@@ -105,7 +112,7 @@ func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
 			notes = append(notes, fmt.Sprintf("%s: %v", a.ID, err))
 			continue
 		}
-		pl := echoPlan{action: a, args: args, params: free}
+		pl := plan{action: a, args: args, params: free}
 		if len(free) == 0 || !a.Available {
 			// Refused either way (by validation, or at stage 5): the value
 			// goes in every string parameter.
@@ -122,54 +129,92 @@ func (p *Probe) planEcho() (calls []echoPlan, notes []string) {
 	return calls, notes
 }
 
-// Echo makes the echo probe's calls, once per run and transport.
-func (p *Probe) Echo() ([]EchoCall, []string, error) {
-	type result struct {
-		calls []EchoCall
-		notes []string
-	}
-	v, err := p.s.memo(string(p.Transport)+"|echo", func() (any, error) {
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
-		plans, notes := q.planEcho()
-		var out []EchoCall
-		twice := false
-		for _, pl := range plans {
-			c, err := q.echoOne(pl)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
-			// The first action whose value the page showed (masked) is
-			// called twice more on one page, each call with a value of its
-			// own.
-			if !twice && c.shown && c.Receipt.Result.OK {
-				twice = true
-				if c, err = q.echoTwice(pl); err != nil {
-					return nil, err
-				}
-				out = append(out, c)
-			}
-		}
-		return result{out, notes}, nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	r := v.(result)
-	return r.calls, r.notes, nil
+// calls is a run's echo probe over one transport, made call by call.
+type calls struct {
+	mu    sync.Mutex
+	p     *probe.Probe
+	plans []plan
+	notes []string
+	next  int  // the next plan to call
+	twice bool // the first call whose value the page showed was called twice
+	made  []Call
+	err   error
 }
 
-func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
-	secret := p.s.secrets.fresh()
+func sequence(p *probe.Probe) *calls {
+	v, _ := p.Memo(string(p.Transport)+"|echo", func() (any, error) {
+		plans, notes := planCalls(p)
+		return &calls{p: p.Sibling(p.Transport), plans: plans, notes: notes}, nil
+	})
+	return v.(*calls)
+}
+
+// at returns call i, making the calls up to it first; ok is false past
+// the last call.
+func (c *calls) at(i int) (call Call, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.made) <= i && c.err == nil && c.next < len(c.plans) {
+		c.step()
+	}
+	if i < len(c.made) {
+		return c.made[i], true, nil
+	}
+	return Call{}, false, c.err
+}
+
+func (c *calls) step() {
+	pl := c.plans[c.next]
+	c.next++
+	made, err := one(c.p, pl)
+	if err != nil {
+		c.err = err
+		return
+	}
+	c.made = append(c.made, made)
+	// The first action whose value the page showed (masked) is called
+	// twice more on one page, each call with a value of its own.
+	if !c.twice && made.shown && made.Receipt.Result.OK {
+		c.twice = true
+		if made, err = twice(c.p, pl); err != nil {
+			c.err = err
+			return
+		}
+		c.made = append(c.made, made)
+	}
+}
+
+// Each walks the echo probe's calls, making each on first use, until fn
+// returns false, and returns the notes on actions the probe could not
+// build arguments for. The calls a check did not walk are made before the
+// run's audits (probe.Probe.FinishWalks).
+func Each(p *probe.Probe, fn func(Call) bool) ([]string, error) {
+	c := sequence(p)
+	for i := 0; ; i++ {
+		call, ok, err := c.at(i)
+		if err != nil || !ok {
+			return c.notes, err
+		}
+		if !fn(call) {
+			p.Unfinished(string(p.Transport)+"|echo", func() { _, _, _ = c.at(math.MaxInt) })
+			return c.notes, nil
+		}
+	}
+}
+
+// one makes pl's call on a page of its own, closed after it.
+func one(p *probe.Probe, pl plan) (Call, error) {
+	q := p.Sibling(p.Transport)
+	defer q.Close()
+	secret := q.FreshSecret()
 	set := scrub.New(secret)
-	pg, err := p.Open("", glasstest.Approve(), glasstest.Sensitive(params.SensitiveRef, secret),
+	pg, err := q.Open("", glasstest.Approve(), glasstest.Sensitive(params.SensitiveRef, secret),
 		glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffCancelled }))
 	if err != nil {
-		return EchoCall{}, err
+		return Call{}, err
 	}
 	r, byRuntime := pg.DoAnswered(pl.action.ID, pl.args)
-	c := EchoCall{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
+	c := Call{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
 	leak := func(where string, v any) bool {
 		b, _ := json.Marshal(v)
 		if !set.Contains(b) {
@@ -200,7 +245,7 @@ func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
 	}
 	sj, err := snapshotJSON(pg)
 	if err != nil {
-		return EchoCall{}, err
+		return Call{}, err
 	}
 	if set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after the call", string(sj)
@@ -211,7 +256,7 @@ func (p *Probe) echoOne(pl echoPlan) (EchoCall, error) {
 }
 
 // snapshotJSON is the page's snapshot now, as the runtime's JSON.
-func snapshotJSON(pg *Page) ([]byte, error) {
+func snapshotJSON(pg *probe.Page) ([]byte, error) {
 	snap, err := pg.Harness.TrySnapshot()
 	if err != nil {
 		return nil, err
@@ -219,21 +264,23 @@ func snapshotJSON(pg *Page) ([]byte, error) {
 	return receipt.CanonicalJSON(snap)
 }
 
-// echoTwice calls pl's action twice on one page, the second time with
+// twice calls pl's action twice on one page, the second time with
 // another value: the runtime masks a value from the call that restored it
 // on (CONTRACT.md §6.3), so the first value must not show in the second
 // call's receipt or in the snapshot after it, though the second call did
 // not pass it.
-func (p *Probe) echoTwice(pl echoPlan) (EchoCall, error) {
-	first, second := p.s.secrets.fresh(), p.s.secrets.fresh()
-	pg, err := p.Open("", glasstest.Approve(),
+func twice(p *probe.Probe, pl plan) (Call, error) {
+	q := p.Sibling(p.Transport)
+	defer q.Close()
+	first, second := q.FreshSecret(), q.FreshSecret()
+	pg, err := q.Open("", glasstest.Approve(),
 		glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffCancelled }))
 	if err != nil {
-		return EchoCall{}, err
+		return Call{}, err
 	}
 	pg.Do(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, first))
 	r, byRuntime := pg.DoAnswered(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, second))
-	c := EchoCall{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
+	c := Call{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
 	set := scrub.New(first)
 	if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && set.Contains(rj) {
 		c.Leak, c.Evidence = "the receipt of a second call with another value (the first call's value)", string(rj)
@@ -241,7 +288,7 @@ func (p *Probe) echoTwice(pl echoPlan) (EchoCall, error) {
 	}
 	sj, err := snapshotJSON(pg)
 	if err != nil {
-		return EchoCall{}, err
+		return Call{}, err
 	}
 	if set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after a second call with another value (the first call's value)", string(sj)
