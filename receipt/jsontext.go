@@ -117,12 +117,22 @@ func unprintableRune(r rune) bool {
 // is not a character a terminal can be trusted to show: a format character
 // (a soft hyphen, zero-width spaces, the byte-order mark, tag characters,
 // invisible operators), a private-use or unassigned code point, a
-// noncharacter. Text Glass repeats escapes them, so that an id with a
-// zero-width space cannot pass for another. Letters, marks, digits,
-// punctuation, symbols and spaces print, and so do the zero-width joiner
-// and non-joiner, which emoji sequences and scripts such as Persian need.
+// noncharacter, and the other code points Unicode says a renderer shows
+// nothing of (Default_Ignorable_Code_Point: the combining grapheme joiner,
+// the Hangul fillers, Khmer's inherent vowels, the variation selectors).
+// Text Glass repeats escapes them, so that an id with a zero-width space
+// cannot pass for another. Letters, marks, digits, punctuation, symbols
+// and spaces print, and so do the zero-width joiner and non-joiner and the
+// emoji presentation selectors U+FE0E and U+FE0F, which emoji sequences
+// and scripts such as Persian need.
 func Invisible(r rune) bool {
-	return r >= 0x80 && r != 0x200c && r != 0x200d && !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
+	switch {
+	case r < 0x80 || r == 0x200c || r == 0x200d || r == 0xfe0e || r == 0xfe0f:
+		return false
+	case unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
+		return true
+	}
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
 }
 
 // Clip keeps at most n bytes of s, cut at a character boundary, with "…"

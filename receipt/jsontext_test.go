@@ -82,9 +82,17 @@ func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
 			t.Errorf("PrintableText(hostile.Text) = %q, want it to show %q", got, want)
 		}
 	}
-	for _, in := range []string{"", "plain", "ü → 🙂 日本", "two\nlines\tand a tab", "\ufffd", "👩\u200d💻 زیر\u200cنویس"} {
+	for _, in := range []string{"", "plain", "ü → 🙂 日本", "two\nlines\tand a tab", "\ufffd", "👩\u200d💻 زیر\u200cنویس", "❤\ufe0f ✌\ufe0e"} {
 		if got := receipt.PrintableText(in); got != in {
 			t.Errorf("PrintableText(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	// The code points a renderer shows nothing of that are not format
+	// characters: an id with one would pass for the id without.
+	for _, r := range []rune{0x034f, 0x115f, 0x1160, 0x17b4, 0x180b, 0x3164, 0xfe00, 0xffa0, 0xe0100} {
+		in := "count" + string(r) + "@t1"
+		if got := receipt.PrintableText(in); got == in || !strings.Contains(got, "count") {
+			t.Errorf("PrintableText(%q) = %q, want the U+%04X escaped", in, got, r)
 		}
 	}
 	// The bidi marks reorder what is around them as the overrides do.

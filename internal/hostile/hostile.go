@@ -24,7 +24,8 @@ func Controls(s string) []rune {
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f,
 			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029,
 			r == 0x200e, r == 0x200f, r == 0x061c, // the bidi marks LRM, RLM, ALM
-			r >= 0x80 && r != 0x200c && r != 0x200d && (unicode.In(r, unicode.Cf, unicode.Co) || !unicode.IsGraphic(r)): // zero-width, format, private-use, unassigned
+			r >= 0x80 && r != 0x200c && r != 0x200d && (unicode.In(r, unicode.Cf, unicode.Co) || !unicode.IsGraphic(r)),         // zero-width, format, private-use, unassigned
+			r != 0xfe0e && r != 0xfe0f && unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector): // the other default-ignorable code points
 			out = append(out, r)
 		}
 	}

@@ -34,7 +34,9 @@
 //   - with invisible characters between its characters (zero-width space
 //     and joiners, soft hyphen, bidirectional controls, variation
 //     selectors: Unicode's default-ignorable code points; the line
-//     continuations of CSS and JavaScript strings; NUL, so an ASCII value
+//     continuations of CSS and JavaScript strings, a backslash before any
+//     line terminator of either, JavaScript's line and paragraph
+//     separators too; NUL, so an ASCII value
 //     in UTF-16 too), split over adjacent JSON strings as a Playwright
 //     trace writes the text nodes of one element ("s3c","ret"), and with
 //     extra combining marks on its last character.
@@ -46,7 +48,8 @@
 // What a Set does not find: a value the page transforms otherwise — hashed,
 // encrypted, base64-encoded, compressed, reversed, split into pieces
 // otherwise (across elements, say), with visible characters inserted or
-// changed (look-alike letters of other scripts, another case), in escapes of different kinds
+// changed (look-alike letters of other scripts, another case: NewAnyCase
+// finds every case of the ASCII letters), in escapes of different kinds
 // nested three levels deep, in an encoding not listed (Punycode, quoted-
 // printable, JavaScript's String.fromCharCode) — or drawn as pixels.
 //
@@ -85,6 +88,8 @@ import (
 type Set struct {
 	values []value
 	filter
+	// anyCase matches ASCII letters in either case (NewAnyCase).
+	anyCase bool
 }
 
 type value struct {
@@ -145,9 +150,25 @@ func (f *filter) merge(g *filter) {
 // New returns the set of the given values; empty ones are ignored, and so
 // are repeats.
 func New(values ...string) *Set {
-	s := &Set{}
+	return newSet(false, values)
+}
+
+// NewAnyCase is New for values found in any case of their ASCII letters,
+// in every spelling: escapes of either case of a letter, and the letters
+// a compatibility variant decomposes to (a fullwidth or mathematical
+// capital is its ASCII letter in NFKD) in either case too. For values a
+// caller chose itself, whose case a page may change freely.
+func NewAnyCase(values ...string) *Set {
+	return newSet(true, values)
+}
+
+func newSet(anyCase bool, values []string) *Set {
+	s := &Set{anyCase: anyCase}
 	seen := map[string]bool{}
 	for _, v := range values {
+		if anyCase {
+			v = foldASCII(v)
+		}
 		if v == "" || seen[v] {
 			continue
 		}
@@ -156,11 +177,19 @@ func New(values ...string) *Set {
 		if slices.ContainsFunc(s.values, func(w value) bool { return sameSegments(w.segs, segs) }) {
 			continue
 		}
-		w := value{segs: segs, filter: filterOf(segs[0])}
+		w := value{segs: segs, filter: filterOf(segs[0], anyCase)}
 		s.merge(&w.filter)
 		s.values = append(s.values, w)
 	}
 	return s
+}
+
+// fold is r with an ASCII capital lowered when the set matches any case.
+func (m *matcher) fold(r rune) rune {
+	if m.anyCase && 'A' <= r && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
 }
 
 func sameSegments(a, b []segment) bool {
@@ -175,11 +204,19 @@ func sameSegments(a, b []segment) bool {
 // the bytes that begin an escape, each followed by what can come next in
 // an escape of the character, or of an escape's first character, two
 // levels down.
-func filterOf(s segment) (f filter) {
+func filterOf(s segment, anyCase bool) (f filter) {
 	c0 := s.starter
 	ascii := c0 >= 0 && c0 < 0x80
+	// The first character's own byte, and its capital for a set of any
+	// case.
+	own := []rune{c0}
+	if anyCase && 'a' <= c0 && c0 <= 'z' {
+		own = append(own, c0-'a'+'A')
+	}
 	if ascii {
-		f.first[c0], f.raw[c0] = true, true
+		for _, c := range own {
+			f.first[c], f.raw[c] = true, true
+		}
 	}
 	for b := 0xC2; b <= 0xF4; b++ {
 		f.first[b] = true
@@ -199,7 +236,9 @@ func filterOf(s segment) (f filter) {
 	// control character, or an escape's first character spelt again.
 	mark(0, hex+"uxU"+intro)
 	if ascii {
-		f.second[0][c0] = true
+		for _, c := range own {
+			f.second[0][c] = true
+		}
 		for _, e := range "abfnrtv0" {
 			if r, _ := shortEscape(e); r == c0 {
 				f.second[0][e] = true
@@ -317,6 +356,7 @@ func (s *Set) replaceOnce(b []byte, mask string) ([]byte, int) {
 // else the first it finds.
 func (s *Set) scan(b []byte, longest bool, found func(start, end int) bool) {
 	m := newMatcher(b, longest, len(s.values))
+	m.anyCase = s.anyCase
 	for i := 0; i < len(b); {
 		if !s.allows(b, i) {
 			i++
@@ -354,7 +394,7 @@ func (m *matcher) begins(v *value, rs *readings) bool {
 	first := v.segs[0].starter
 	for i := range rs.len() {
 		c := m.dc.of(rs.at(i))[0]
-		if first == noRune && c.ccc != 0 || c.r == first {
+		if first == noRune && c.ccc != 0 || m.fold(c.r) == first {
 			return true
 		}
 	}
@@ -384,6 +424,7 @@ type matcher struct {
 	rd      reader
 	dc      decomposer
 	longest bool
+	anyCase bool
 	cache   *readCache
 
 	v     *value
@@ -535,7 +576,7 @@ func (m *matcher) next(k, pos int) int {
 		for j := range rs.len() {
 			a := rs.at(j)
 			d := m.dc.of(a)
-			if k > 0 && len(d) == 1 && d[0].r != sg.starter && ignorable(d[0].r) {
+			if k > 0 && len(d) == 1 && m.fold(d[0].r) != sg.starter && ignorable(d[0].r) {
 				if seen == nil {
 					seen = map[int]bool{}
 				}
@@ -566,7 +607,7 @@ func (m *matcher) character(k int, c cp, rest []cp, pos int) int {
 	sg := &m.v.segs[k]
 	var run []cp
 	if sg.starter != noRune {
-		if c.r != sg.starter {
+		if m.fold(c.r) != sg.starter {
 			return -1
 		}
 	} else {

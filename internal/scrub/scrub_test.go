@@ -74,6 +74,7 @@ var spellings = []struct {
 	{"zero-width characters between the characters", plain, "s\u200b3\u200dcret\u00ad pw&ü\"\u2060x/"},
 	{"escaped zero-width characters", plain, `s\u200b3&#8203;cret%E2%80%8B pw&ü"x/`},
 	{"CSS and JavaScript line continuations", plain, "s3\\\ncret\\\r\n pw&ü\"x/"},
+	{"JavaScript line continuations over the line and paragraph separators", plain, "s\\\u20283c\\\u2029ret pw&ü\"x/"},
 	{"UTF-16, NUL between the characters", "s3cret", "s\x003\x00c\x00r\x00e\x00t"},
 	{"split over adjacent text nodes of a trace", plain, `s3c","ret pw&ü\"x","/`},
 	{"an accent added to the last character", "s3cret", "s3cret\u0301"},

@@ -423,10 +423,11 @@ func (rd *reader) backslash(pos, d int, out *readings) {
 		if e, ok := shortEscape(c.r); ok {
 			out.add(reading{r: e, r2: noRune, end: c.end})
 		}
-		if c.r == '\n' || c.r == '\r' || c.r == '\f' {
+		if c.r == '\n' || c.r == '\r' || c.r == '\f' || c.r == '\u2028' || c.r == '\u2029' {
 			// A line continuation in a CSS or JavaScript string stands for
-			// nothing: it reads as a zero-width space, which the matcher
-			// passes over between two characters.
+			// nothing (JavaScript's line terminators include the line and
+			// paragraph separators): it reads as a zero-width space, which
+			// the matcher passes over between two characters.
 			out.add(reading{r: zeroWidthSpace, r2: noRune, end: c.end})
 			if c.r == '\r' {
 				var lf ends

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 )
@@ -69,10 +71,11 @@ func TestAFindingShowsAProbesSecretInNoCaseAndNotReversed(t *testing.T) {
 		strings.ToUpper(v), strings.ToLower(v), strings.ToUpper(random), string(mixed),
 		rev(v), rev(random), strings.ToUpper(rev(v)), url.QueryEscape(strings.ToUpper(v)),
 		`\u0047LASSSECRET-` + strings.ToUpper(random),
+		fullwidth(strings.ToUpper(v)), fullwidth(strings.ToUpper(rev(random))),
 	} {
 		f := s.hide(report.Finding{Message: "echoed <" + spelling + ">", Evidence: []report.Evidence{{Label: "l " + spelling, Text: spelling}}})
 		for _, text := range []string{f.Message, f.Evidence[0].Label, f.Evidence[0].Text} {
-			low := strings.ToLower(text)
+			low := strings.ToLower(norm.NFKC.String(text))
 			if strings.Contains(low, strings.ToLower(random)) || strings.Contains(low, strings.ToLower(rev(random))) {
 				t.Errorf("%q: a finding shows the secret: %q", spelling, text)
 			}
@@ -109,4 +112,17 @@ func TestFinishWalksMakesEachUnfinishedWalkOnceForItsTransport(t *testing.T) {
 	if want := []string{"bridge churn", "bridge echo", "webmcp echo"}; !slices.Equal(made, want) {
 		t.Fatalf("after the webmcp FinishWalks: made %q, want %q", made, want)
 	}
+}
+
+// fullwidth spells the ASCII letters, digits and dash of t in their
+// fullwidth forms (U+FF01 to U+FF5E).
+func fullwidth(t string) string {
+	var b strings.Builder
+	for _, c := range t {
+		if '!' <= c && c <= '~' {
+			c += 0xFF01 - '!'
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

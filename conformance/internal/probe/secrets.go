@@ -55,20 +55,17 @@ func (s *secretSet) hide(f report.Finding) report.Finding {
 	if len(s.set) == 0 {
 		return f
 	}
-	var values, folded []string
+	var values []string
 	for v := range s.set {
-		values = append(values, v)
-		folded = append(folded, scrub.FoldASCII(v), scrub.FoldASCII(scrub.Reverse(v)))
+		values = append(values, v, scrub.Reverse(v))
 	}
 	// In every spelling: a leaking runtime may have written the value
 	// percent-encoded, escaped or as character references; and, since the
 	// probe chose the value (ASCII letters, digits and a dash), in any case
-	// of its letters and reversed (the escapes of a spelling keep the case
-	// of the letters they stand for, so that pass comes first).
-	set, anyCase := scrub.New(values...), scrub.New(folded...)
-	replace := func(t string) string {
-		return anyCase.ReplaceStringAnyCase(set.ReplaceString(t, leakedSecret), leakedSecret)
-	}
+	// of its letters (fullwidth and mathematical capitals too) and
+	// reversed.
+	set := scrub.NewAnyCase(values...)
+	replace := func(t string) string { return set.ReplaceString(t, leakedSecret) }
 	f.Message = replace(f.Message)
 	if f.Evidence != nil {
 		ev := make([]report.Evidence, len(f.Evidence))
