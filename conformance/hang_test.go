@@ -2,12 +2,15 @@ package conformance
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/glassworks/glass/fixtures/faults"
+	"github.com/glassworks/glass/sdk"
 )
 
 // TestARuntimeThatNeverAnswersCostsAFewBoundedWaits runs every rule
@@ -73,5 +76,36 @@ func TestARuntimeWhoseMembersSpinEndsTheRunInItsSetUp(t *testing.T) {
 		t.Log(err)
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the run did not end")
+	}
+}
+
+// TestAPageThatSpinsWhenItIsLeftCostsTheCallBound: the probes of
+// protocol.global and protocol.ready load the page again, and a page whose
+// pagehide handler never returns holds that load; it is bounded by the
+// run's call timeout, not by Playwright's own default of 30 seconds
+// (SECURITY.md: every call into the page is bounded).
+func TestAPageThatSpinsWhenItIsLeftCostsTheCallBound(t *testing.T) {
+	const page = `<!doctype html><title>spins when left</title>
+<script>addEventListener("pagehide", () => { for (;;) {} });</script>
+<script src="/glass-runtime.js"></script>
+<script>glassRuntime.define({ page: () => ({ id: "p", title: "P" }), actions: () => [{ id: "count", description: "Count", kind: "function", run: () => 1 }] });</script>`
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/glass-runtime.js" {
+			w.Header().Set("Content-Type", "text/javascript")
+			_, _ = w.Write(sdk.Runtime())
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, page)
+	}))
+	rep, err := Run(Target{URL: url, Browser: browser(t)}, WithCallTimeout(time.Second), WithRules("protocol.global", "protocol.ready"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if strings.Contains(f.Message, "30000ms") {
+			t.Errorf("%s waited out Playwright's default: %s", f.Rule.ID, f.Message)
+		}
+		t.Logf("%s: %s %s", f.Rule.ID, f.Verdict, f.Message)
 	}
 }

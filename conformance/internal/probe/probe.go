@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	playwright "github.com/mxschmitt/playwright-go"
+
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/glasstest"
@@ -97,6 +99,15 @@ type Page struct {
 	p       *Probe
 	// n tells the run's pages apart (Seen.Page).
 	n int
+}
+
+// Reload loads the page again through Playwright, bounded by the run's
+// call timeout (a page whose pagehide handler never returns would
+// otherwise hold it for Playwright's own default of 30 seconds).
+func (pg *Page) Reload() error {
+	ms := float64(pg.p.CallTimeout().Milliseconds())
+	_, err := pg.Harness.Playwright().Reload(playwright.PageReloadOptions{Timeout: &ms})
+	return err
 }
 
 // Do calls id and records the receipt in the run: the runtime's own

@@ -60,7 +60,7 @@ func secondGlobals(p *probe.Probe) (names []string, src, why string, err error) 
 	if err := pw.Context().AddInitScript(playwright.Script{Content: &script}); err != nil {
 		return nil, "", "", err
 	}
-	if _, err := pw.Reload(); err != nil {
+	if err := pg.Reload(); err != nil {
 		return nil, "", "", err
 	}
 	var seen globalSeen

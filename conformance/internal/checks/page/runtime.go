@@ -78,7 +78,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 	if err := pw.Context().AddInitScript(playwright.Script{Content: &script}); err != nil {
 		return probe.Broken(err)
 	}
-	if _, err := pw.Reload(); err != nil {
+	if err := pg.Reload(); err != nil {
 		return probe.Broken(err)
 	}
 	var seen readySeen
