@@ -70,6 +70,11 @@ func (p *Probe) openRead(opts ...glasstest.PageOption) (*Page, error) {
 	return p.Open("", opts...)
 }
 
+// release takes pg from the pages p closes.
+func (p *Probe) release(pg *Page) {
+	p.pages = slices.DeleteFunc(p.pages, func(g *glasstest.Page) bool { return g == pg.Harness })
+}
+
 // Close closes every page the probe opened.
 func (p *Probe) Close() {
 	for _, g := range p.pages {

@@ -16,9 +16,10 @@ import (
 
 // A refusal is a call, derived from the page's own snapshot, that a
 // conforming runtime must refuse before stage 6: before any business side
-// effect. Each one is made on a fresh page between two witnesses of the
-// page (snapshot, DOM, accessibility tree), so a refusal that changed
-// anything is caught.
+// effect. Each one is made between two witnesses of the page (snapshot,
+// DOM, accessibility tree), so a refusal that changed anything is caught:
+// on a fresh page, or on the page of an earlier refusal that left it as it
+// was (Session.giveSpare).
 type Refusal struct {
 	Kind string
 	Code receipt.Code
@@ -261,6 +262,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	}
 	var r *receipt.Receipt
 	var calls []string
+	answered := true
 	for _, id := range ids {
 		for _, args := range append([]any{call.Args}, call.MoreArgs...) {
 			got, byRuntime := pg.DoAnswered(id, args, opts...)
@@ -276,6 +278,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 			if r == nil || r.Code() == rf.Code {
 				r = got
 			}
+			answered = answered && byRuntime
 			if !byRuntime && got.Code() == receipt.CodeTransportFailed {
 				// The harness could not reach the runtime (over WebMCP: the
 				// action has no tool); webmcp.tool-names judges that.
@@ -296,6 +299,14 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 		res.Changes = Unchanged(b2, revealTolerant(b2, after), false)
 	} else {
 		res.Changes = Unchanged(b2, after, res.DOMWitness)
+	}
+	if len(call.PageOpts) == 0 && answered && domWitness && len(res.Confirmations) == 0 && len(pg.Harness.Handoffs()) == 0 &&
+		len(Unchanged(b2, after, true)) == 0 {
+		// Refused and left as it was (its model, DOM and accessibility
+		// tree): the next refusal with no options of its own takes the
+		// page, as a fresh one would be but for the refused calls.
+		p.release(pg)
+		p.s.giveSpare(p.Transport, pg.Harness)
 	}
 	return res, Outcome{}, true
 }

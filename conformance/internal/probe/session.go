@@ -81,11 +81,12 @@ type Session struct {
 	// page navigated again, its origin's storage cleared, costs less than
 	// half a new context and page (glasstest.PagePool).
 	pool *glasstest.PagePool
-	// spare is the set-up's page, left as it loaded but for what the
-	// set-up read, for the first refusal with no page options of its own
-	// over the run's first transport: one page load less per run (see
-	// takeSpare). Nil once taken or closed.
-	spare *glasstest.Page
+	// spares are pages left as they loaded but for reads and refused
+	// calls, one per transport, for the next refusal with no page options
+	// of its own: the set-up's page (over the run's first transport), then
+	// a refusal's page its call left unchanged. One page load less for
+	// each (see takeSpare, giveSpare).
+	spares map[glasstest.Transport]*glasstest.Page
 
 	mu    sync.Mutex
 	pages int
@@ -308,34 +309,47 @@ func (s *Session) setup() error {
 	}
 	s.checkTransports(p)
 	if spare {
-		s.spare, p = p, nil
+		s.giveSpare(s.cfg.Transports[0], p)
+		p = nil
 	}
 	return nil
 }
 
-// takeSpare gives the set-up's page, once, to a probe over tr that opens
-// the target with no options of its own and reads it before anything
-// else (Probe.openRead). The set-up only read the page (the runtime's
-// global, its snapshot, its WebMCP tools), made no call, and loaded it
-// with the options such a probe's page has.
+// takeSpare gives the spare page over tr, if there is one, to a probe
+// that opens the page with no options of its own and reads it before
+// anything else (openRead).
 func (s *Session) takeSpare(tr glasstest.Transport) *glasstest.Page {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.spare == nil || tr != s.cfg.Transports[0] {
-		return nil
-	}
-	g := s.spare
-	s.spare = nil
+	g := s.spares[tr]
+	delete(s.spares, tr)
 	return g
 }
 
-// closeSpare closes the set-up's page if no probe took it.
+// giveSpare keeps g as the spare page over tr, or closes it when there is
+// one already or the run's checks all have their verdicts.
+func (s *Session) giveSpare(tr glasstest.Transport, g *glasstest.Page) {
+	s.mu.Lock()
+	keep := s.spares[tr] == nil && !s.ending.Load()
+	if keep {
+		if s.spares == nil {
+			s.spares = map[glasstest.Transport]*glasstest.Page{}
+		}
+		s.spares[tr] = g
+	}
+	s.mu.Unlock()
+	if !keep {
+		_ = g.Close()
+	}
+}
+
+// closeSpare closes the spare pages no probe took.
 func (s *Session) closeSpare() {
 	s.mu.Lock()
-	g := s.spare
-	s.spare = nil
+	spares := s.spares
+	s.spares = nil
 	s.mu.Unlock()
-	if g != nil {
+	for _, g := range spares {
 		_ = g.Close()
 	}
 }
