@@ -261,9 +261,9 @@ var Rules = withDefaults([]Rule{
 		ID:    "fidelity.reported",
 		Phase: receipt.PhaseDispatch,
 		Party: Runtime,
-		Must:  "A successful receipt of an element action MUST carry result.fidelity exactly when the action's fidelity is not high, and the receipt of any other kind MUST NOT carry it.",
+		Must:  "A successful receipt of an element action MUST carry result.fidelity exactly when the action's fidelity is not high, and the receipt of any other kind MUST NOT carry it; a successful receipt of fidelity high or auto MUST mean that the page's own handler for the control ran (only low comes with no guarantee that the application saw the input).",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
-		Needs: "a page whose element action can be called successfully",
+		Needs: "a page whose element action can be called successfully, and for the handler, a page that counts its handlers' runs from zero in globalThis.glassHandlerRuns (action id → runs)",
 	},
 	{
 		ID:    "fidelity.low-warning",

@@ -755,9 +755,28 @@ func FidelityReported(p *probe.Probe) probe.Outcome {
 		if got != want {
 			return true, fmt.Sprintf("the snapshot gives the element action fidelity %q, the receipt reports %q (want it exactly when not high)", shown, got)
 		}
+		if pr := handlerNotRun(e, shown); pr != "" {
+			return true, pr
+		}
 		return true, ""
 	})
 	return p.Judged(o, n, "no action could be called successfully")
+}
+
+// handlerNotRun says why a successful call of fidelity high or auto did
+// not run the page's handler for its control, on a page that counts the
+// action's handler from zero (its id is in globalThis.glassHandlerRuns
+// before the call): high and auto promise that the application saw the
+// input, low does not.
+func handlerNotRun(e *probe.Exercised, fidelity receipt.Fidelity) string {
+	if fidelity == receipt.FidelityLow || e.Runs.Err != nil || e.Runs.Before == nil || e.Runs.After == nil {
+		return ""
+	}
+	before, counted := e.Runs.Before[e.Action.ID]
+	if !counted || e.Runs.After[e.Action.ID] > before {
+		return ""
+	}
+	return fmt.Sprintf("the receipt reports success at fidelity %s, but the page's handler for the control did not run (globalThis.glassHandlerRuns[%q] stayed at %v): the path that ran is not one the application saw", fidelity, e.Action.ID, before)
 }
 
 func LowFidelityWarning(p *probe.Probe) probe.Outcome {
