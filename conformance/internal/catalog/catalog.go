@@ -126,9 +126,9 @@ var Rules = withDefaults([]Rule{
 		ID:    "args.normalised",
 		Phase: receipt.PhasePreflight,
 		Party: Runtime,
-		Must:  "A runtime MUST pass the handler the validated arguments with the defaults the params schema declares filled in, so that the handler receives the shape described to the model.",
+		Must:  "A runtime MUST pass the handler the validated arguments with the defaults the params schema declares filled in, so that the handler receives the shape described to the model, and a confirmation request of the call MUST show those normalised arguments (§6.3).",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Decode and validate arguments\"",
-		Needs: "a function action whose params declare a default and whose data returns the arguments it received",
+		Needs: "a function action whose params declare a default and whose data returns the arguments it received, or an available flow whose params declare a default (for the confirmation request, one of them that needs confirmation)",
 	},
 	{
 		ID:    "policy.after-validation",

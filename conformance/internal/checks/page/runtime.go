@@ -454,6 +454,9 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		r := pg.Do(a.ID, args)
+		if o := requestsNormalised(a.ID, pg.Harness.Confirmations(), defaults, r); o != nil {
+			return *o
+		}
 		if !r.Result.OK {
 			notEcho = append(notEcho, fmt.Sprintf("%s: %s", a.ID, probe.Got(r)))
 			continue
@@ -514,6 +517,11 @@ func flowDefaults(p *probe.Probe, a receipt.ActionInfo, defaults map[string]any)
 		if rs[i] = pg.Do(a.ID, call); !rs[0].Result.OK {
 			return nil, ""
 		}
+		if i == 1 {
+			if o := requestsNormalised(a.ID, pg.Harness.Confirmations(), defaults, rs[1]); o != nil {
+				return o, ""
+			}
+		}
 	}
 	names := slices.Sorted(maps.Keys(defaults))
 	if !rs[1].Result.OK {
@@ -522,6 +530,30 @@ func flowDefaults(p *probe.Probe, a receipt.ActionInfo, defaults map[string]any)
 		return &o, ""
 	}
 	return nil, a.ID + " (a flow, called with and without " + strings.Join(names, ", ") + ")"
+}
+
+// requestsNormalised judges the confirmation requests of a call made with
+// the members that declare a default left out: a request's args are the
+// normalised arguments (CONTRACT.md §6.3), so each shows every default
+// (a step's re-ask shows the step's arguments, and is not judged here).
+func requestsNormalised(id string, asked []glasstest.ConfirmationRecord, defaults map[string]any, r *receipt.Receipt) *probe.Outcome {
+	for _, c := range asked {
+		if c.Request.Step != "" {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(defaults)) {
+			if got, ok := c.Request.Args[k]; !ok || !reflect.DeepEqual(got, defaults[k]) {
+				shown := "leave it out"
+				if ok {
+					shown = "show " + judge.JSONText(got)
+				}
+				o := probe.Failf("%s: called without %q, whose params declare the default %s, and the confirmation request's args %s: a request shows the normalised arguments, defaults filled in", id, k, judge.JSONText(defaults[k]), shown).
+					With(probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked))
+				return &o
+			}
+		}
+	}
+	return nil
 }
 
 // echoes reports whether data holds every argument passed, unchanged (a
