@@ -40,6 +40,8 @@ var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
 const (
 	probeExecutionID   = "glass-probe.ID_0123456789:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL"
 	invalidExecutionID = "glass probe/not an id"
+	// tooLongExecutionID is of the form's characters, one past its length.
+	tooLongExecutionID = probeExecutionID + "M"
 )
 
 // ExecutionIDProbe makes the execution-id probe, once per run and
@@ -117,17 +119,25 @@ func executionIDs(p *probe.Probe) (*IDProbe, error) {
 		}
 		out.Calls = append(out.Calls, c)
 	}
-	for _, given := range []string{probeExecutionID, invalidExecutionID} {
+	for _, given := range []string{probeExecutionID, invalidExecutionID, tooLongExecutionID, ""} {
+		what := fmt.Sprintf("a call of %s with options.executionId %q", target.ID, given)
 		r, err := pg.Raw(target.ID, args, map[string]any{"executionId": given, "expectedRevision": stale}, snap)
+		if err != nil && given != probeExecutionID && strings.Contains(err.Error(), "executionId") {
+			// The decoder refused the receipt's executionId: the runtime
+			// kept the host's, which is not of the form.
+			out.Calls = append(out.Calls, IDCall{What: what, Receipt: &receipt.Receipt{},
+				Problem: fmt.Sprintf("the host passed executionId %q, which is not of the form %s, and the runtime's receipt carries an executionId the decoder refuses (%s): the runtime must assign one of that form", given, receipt.ExecutionIDPattern, probe.FirstLine(err.Error()))})
+			continue
+		}
 		if err != nil {
 			out.NotProbed = fmt.Sprintf("a call with an executionId of the probe's choosing: %s", probe.FirstLine(err.Error()))
 			break
 		}
-		c := IDCall{What: fmt.Sprintf("a call of %s with options.executionId %q", target.ID, given), Receipt: r}
+		c := IDCall{What: what, Receipt: r}
 		switch {
 		case given == probeExecutionID && r.ExecutionID != given:
 			c.Problem = fmt.Sprintf("the host passed executionId %q, of the contract's form, but the receipt carries %q", given, r.ExecutionID)
-		case given == invalidExecutionID && (r.ExecutionID == given || !executionIDForm.MatchString(r.ExecutionID)):
+		case given != probeExecutionID && (r.ExecutionID == given || !executionIDForm.MatchString(r.ExecutionID)):
 			c.Problem = fmt.Sprintf("the host passed executionId %q, which is not of the form %s, and the receipt carries %q: the runtime must assign one of that form", given, receipt.ExecutionIDPattern, r.ExecutionID)
 		}
 		out.Calls = append(out.Calls, c)
