@@ -31,6 +31,7 @@ const (
 	RefOutsideEnum = "value outside the enum"
 	RefUndeclared  = "member the params forbid"
 	RefNoArgs      = "no arguments for required fields"
+	RefNotObject   = "arguments that are not an object"
 	RefFraction    = "fraction for an integer"
 	RefDenied      = "denied confirmation"
 	RefNoChannel   = "no confirmation channel"
@@ -55,6 +56,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefWrongType, Code: receipt.CodeInvalidParams, Plan: planWrongType},
 	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
 	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
+	{Kind: RefNotObject, Code: receipt.CodeInvalidParams, Plan: planNotObject},
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
 	{Kind: RefUndeclared, Code: receipt.CodeInvalidParams, Plan: planUndeclared},
 	{Kind: RefDenied, Code: receipt.CodePermissionDenied, Plan: PlanDenied},
@@ -322,6 +324,38 @@ func planNoArgs(p *probe.Probe) (*probe.PlannedCall, string) {
 			Describe: fmt.Sprintf("call of %s with no arguments, though it requires %s", a.ID, strings.Join(quoteAll(s.Required), ", "))}, ""
 	}
 	return nil, "no available action declares a required parameter"
+}
+
+// planNotObject sends a JSON array, on one page, to available actions
+// whose params say the arguments are an object: one that declares no
+// properties first (a runtime may skip validating an action with nothing
+// to check), then one that does. Each must fail INVALID_PARAMS at "/".
+// Over WebMCP a tool's input is always an object: not probed there.
+func planNotObject(p *probe.Probe) (*probe.PlannedCall, string) {
+	var bare, props string
+	for _, a := range p.Candidates() {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || !s.HasType("object") || len(s.Types()) != 1 {
+			continue
+		}
+		if len(s.Properties) == 0 && bare == "" {
+			bare = a.ID
+		} else if len(s.Properties) > 0 && props == "" {
+			props = a.ID
+		}
+	}
+	var ids []string
+	for _, id := range []string{bare, props} {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, "no available action declares params of type object"
+	}
+	return &probe.PlannedCall{ID: ids[0], Args: "[1,2]",
+		Describe: fmt.Sprintf("calls of %s with the JSON array [1,2] for arguments, where the params say an object", strings.Join(ids, " and ")),
+		IDsFrom:  func(*probe.Page, *probe.Witness) ([]string, string, error) { return ids, "", nil }}, ""
 }
 
 func planOutsideEnum(p *probe.Probe) (*probe.PlannedCall, string) {

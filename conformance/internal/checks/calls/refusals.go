@@ -68,7 +68,7 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefWrongType, refusal.RefFraction, refusal.RefOutsideEnum, refusal.RefUndeclared}
+	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefNotObject, refusal.RefWrongType, refusal.RefFraction, refusal.RefOutsideEnum, refusal.RefUndeclared}
 	var rfs []probe.Refusal
 	for _, k := range kinds {
 		rfs = append(rfs, refusal.RefusalByKind(k))
