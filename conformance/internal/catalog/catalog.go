@@ -110,7 +110,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "args.sensitive-restored",
 		Phase: receipt.PhasePreflight,
 		Party: Runtime,
-		Must:  "A runtime MUST replace every {\"$sensitive\": name} placeholder in the arguments with options.secrets[name] before validation, and MUST fail with INVALID_ARGS when name is not in options.secrets.",
+		Must:  "A runtime MUST replace every {\"$sensitive\": name} placeholder in the arguments with options.secrets[name] before validation, and MUST fail with INVALID_ARGS when name is not in options.secrets; an object with other members beside \"$sensitive\", or whose \"$sensitive\" is not a string, is no placeholder and MUST be left as it is.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Decode and validate arguments\"",
 		Needs: "a page that declares an action with a string parameter",
 	},

@@ -11,6 +11,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/checks/webmcp"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/refusal"
+	"github.com/glassworks/glass/conformance/internal/report"
 )
 
 // Check probes one rule.
@@ -31,7 +32,7 @@ var Table = map[string]Check{
 	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(refusal.RefControlName, nil)},
 	"args.malformed-json":     {Run: calls.MalformedJSON},
 	"args.invalid-params":     {Run: calls.InvalidParams},
-	"args.sensitive-restored": {Run: calls.SensitiveRestored},
+	"args.sensitive-restored": {Run: inTurn(calls.SensitiveRestored, page.NotPlaceholders)},
 	"policy.denied":           {Run: calls.ClassRefusal(refusal.RefDenied, true)},
 	"policy.no-channel":       {Run: calls.ClassRefusal(refusal.RefNoChannel, false)},
 	"envelope.stale-revision": {Run: calls.StaleRevision},
@@ -121,6 +122,20 @@ var Table = map[string]Check{
 	"webmcp.folded-rows": {Run: webmcp.Once("webmcp.folded-rows", webmcp.FoldedTools)},
 	"webmcp.result":      {Run: webmcp.Once("webmcp.result", webmcp.Result)},
 	"webmcp.agrees":      {Run: webmcp.Once("webmcp.agrees", webmcp.Agrees)},
+}
+
+// inTurn runs checks one after another and gives the first outcome that
+// is not a pass, else the last one's.
+func inTurn(runs ...func(*probe.Probe) probe.Outcome) func(*probe.Probe) probe.Outcome {
+	return func(p *probe.Probe) probe.Outcome {
+		var o probe.Outcome
+		for _, run := range runs {
+			if o = run(p); o.Verdict != report.Pass {
+				return o
+			}
+		}
+		return o
+	}
 }
 
 // IsAudit reports whether the check of rule id is an audit, which a run

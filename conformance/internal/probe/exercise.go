@@ -3,8 +3,12 @@ package probe
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
@@ -352,4 +356,57 @@ func (p *Probe) WatchedCall(ref, id string, args any, opts ...glasstest.PageOpti
 		return nil, err
 	}
 	return &Watched{Page: pg, Receipt: r, Before: before, After: after, DOMWitness: domWitness}, nil
+}
+
+// ArgsEcho is a function action whose exercise call returned its
+// arguments as data and whose params take members they do not declare:
+// what the runtime makes of a member it is given shows in the data.
+type ArgsEcho struct {
+	Action receipt.ActionInfo
+	Args   map[string]any
+}
+
+// ArgsEchoes lists the exercise's argument-echoing function actions, in
+// the exercise's order.
+func (p *Probe) ArgsEchoes() ([]ArgsEcho, error) {
+	var out []ArgsEcho
+	err := p.Each(func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction && allowsExtra(a) }, func(e *Exercised) bool {
+		if !e.Receipt.Result.OK || e.Secret != "" || !echoesArgs(e.Receipt.Result.Data, e.Args) {
+			return true
+		}
+		args, _ := judge.Plain(e.Args).(map[string]any)
+		if args == nil {
+			args = map[string]any{}
+		}
+		out = append(out, ArgsEcho{e.Action, args})
+		return true
+	})
+	return out, err
+}
+
+// allowsExtra reports whether the action's params accept members they do
+// not declare (JSON Schema's default).
+func allowsExtra(a receipt.ActionInfo) bool {
+	s, err := params.ParseSchema(a.Params)
+	if err != nil || len(s.Types()) > 0 && !s.HasType("object") {
+		return false
+	}
+	ap := strings.TrimSpace(string(s.AdditionalProperties))
+	return ap == "" || ap == "true" || ap == "{}"
+}
+
+// echoesArgs reports whether data holds every member of args, unchanged,
+// and args has some (data cannot be seen to echo no arguments).
+func echoesArgs(data json.RawMessage, args any) bool {
+	var got map[string]any
+	m, ok := judge.Plain(args).(map[string]any)
+	if !ok || len(m) == 0 || json.Unmarshal(data, &got) != nil || got == nil {
+		return false
+	}
+	for k, v := range m {
+		if !reflect.DeepEqual(got[k], v) {
+			return false
+		}
+	}
+	return true
 }

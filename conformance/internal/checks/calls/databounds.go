@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
-	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -70,31 +68,6 @@ func saysCount(marker string, n int) bool {
 	return regexp.MustCompile(`(^|\D)` + fmt.Sprint(n) + `(\D|$)`).MatchString(marker)
 }
 
-// allowsExtra reports whether the action's params accept members they do
-// not declare (JSON Schema's default).
-func allowsExtra(a receipt.ActionInfo) bool {
-	s, err := params.ParseSchema(a.Params)
-	if err != nil || len(s.Types()) > 0 && !s.HasType("object") {
-		return false
-	}
-	ap := strings.TrimSpace(string(s.AdditionalProperties))
-	return ap == "" || ap == "true" || ap == "{}"
-}
-
-func echoesArgs(data json.RawMessage, args any) bool {
-	var got map[string]any
-	m, ok := judge.Plain(args).(map[string]any)
-	if !ok || json.Unmarshal(data, &got) != nil || got == nil {
-		return false
-	}
-	for k, v := range m {
-		if !reflect.DeepEqual(got[k], v) {
-			return false
-		}
-	}
-	return true
-}
-
 // echoMarkersProblem judges the data of the call made with echoArgs.
 func echoMarkersProblem(data map[string]any) string {
 	if s, ok := data[echoString].(string); ok {
@@ -134,37 +107,22 @@ func echoMarkersProblem(data map[string]any) string {
 // exercise call echoed its arguments and whose params take members they
 // do not declare. It returns a violation, the actions judged, and notes.
 func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
-	type cand struct {
-		a    receipt.ActionInfo
-		args map[string]any
-	}
-	var cands []cand
-	err := p.Each(func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction && allowsExtra(a) }, func(e *probe.Exercised) bool {
-		if !e.Receipt.Result.OK || e.Secret != "" || !echoesArgs(e.Receipt.Result.Data, e.Args) {
-			return true
-		}
-		args, _ := judge.Plain(e.Args).(map[string]any)
-		if args == nil {
-			args = map[string]any{}
-		}
-		cands = append(cands, cand{e.Action, args})
-		return true
-	})
+	cands, err := p.ArgsEchoes()
 	if err != nil {
 		return nil, nil, err
 	}
 	var judged []string
 	for _, c := range cands {
 		for _, huge := range []bool{false, true} {
-			args := echoArgs(c.args)
+			args := echoArgs(c.Args)
 			if huge {
-				args = hugeArgs(c.args)
+				args = hugeArgs(c.Args)
 			}
 			pg, err := p.Open("", glasstest.Approve())
 			if err != nil {
 				return nil, nil, err
 			}
-			r := pg.Do(c.a.ID, args)
+			r := pg.Do(c.Action.ID, args)
 			if !r.Result.OK || len(r.Result.Data) == 0 {
 				continue
 			}
@@ -172,14 +130,14 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 			if json.Unmarshal(r.Result.Data, &v) != nil {
 				continue
 			}
-			what := fmt.Sprintf("%s, called with arguments it returns as data, larger than a receipt carries", c.a.ID)
+			what := fmt.Sprintf("%s, called with arguments it returns as data, larger than a receipt carries", c.Action.ID)
 			if s, ok := v.(string); ok {
 				// The whole result was replaced by one marker.
 				if !regexp.MustCompile(`\d`).MatchString(s) {
 					o := probe.Failf("%s: data is the marker %q, which does not say how much was left out", what, s).With(probe.ReceiptEvidence("receipt", r))
 					return &o, judged, nil
 				}
-				judged = append(judged, fmt.Sprintf("%s → the marker %q", c.a.ID, s))
+				judged = append(judged, fmt.Sprintf("%s → the marker %q", c.Action.ID, s))
 				continue
 			}
 			if pr := dataProblem(v, 0, ""); pr != "" {
@@ -192,7 +150,7 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 					return &o, judged, nil
 				}
 			}
-			judged = append(judged, c.a.ID+map[bool]string{false: " (markers counted)", true: " (a result too large even once bounded)"}[huge])
+			judged = append(judged, c.Action.ID+map[bool]string{false: " (markers counted)", true: " (a result too large even once bounded)"}[huge])
 		}
 	}
 	return nil, judged, nil
