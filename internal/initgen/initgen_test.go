@@ -367,3 +367,42 @@ func TestFindEnclosing(t *testing.T) {
 		t.Errorf("in this repository: %+v, %v", e, err)
 	}
 }
+
+// TestTheManifestShowsWhatThePagesStringsHold: a page string with a
+// character that does not print as itself (a bidirectional override, a
+// zero-width space, a control character) is written into the manifest as
+// a double-quoted YAML scalar with escapes, so the committed file shows
+// it; the manifest still reads back to the same values.
+func TestTheManifestShowsWhatThePagesStringsHold(t *testing.T) {
+	p := hoverPlan(t)
+	id := "pay\u202eyap"
+	tag := "a\u200bb\x07"
+	pay := action(t, `{"id":"`+id+`","description":"Pay","kind":"function","available":true,
+		"params":{"type":"object","required":["tag"],"properties":{"tag":{"type":"string","enum":["`+strings.ReplaceAll(tag, "\x07", `\u0007`)+`"]}}}}`)
+	handoff := action(t, `{"id":"sign\u200b","description":"Sign","kind":"handoff","available":true}`)
+	sp := Spec{Action: pay, ManifestKey: id}
+	sp.Args, sp.ArgsErr = buildArgs(pay)
+	p.Specs = append(p.Specs, sp, Spec{Action: handoff, ManifestKey: handoff.ID})
+	files, err := Render(p, Options{Package: "acceptance"}, parseManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(files.Manifest)
+	for _, raw := range []string{"\u202e", "\u200b", "\x07"} {
+		if strings.Contains(text, raw) {
+			t.Errorf("the manifest holds %q raw:\n%s", raw, text)
+		}
+	}
+	for _, want := range []string{`"pay\u202eyap":`, `tag: "a\u200bb\u0007"`, `action: "sign\u200b"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the manifest lacks %s:\n%s", want, text)
+		}
+	}
+	m, err := conformance.ParseManifest(ManifestFile, files.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Args[id]["tag"]; got != tag {
+		t.Errorf("args[%q].tag reads back as %q, want %q", id, got, tag)
+	}
+}

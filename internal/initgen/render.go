@@ -421,9 +421,72 @@ func goLiteral(v any) string {
 	return strconv.Quote(fmt.Sprint(v))
 }
 
+// quotedStrings writes the page's strings that hold a character that does
+// not print as itself (a bidirectional override, a zero-width space, a
+// control character) into the manifest as double-quoted YAML scalars with
+// escapes, where a YAML encoder writes them raw: a committed manifest then
+// shows what it holds (SECURITY.md). Strings are swapped for sentinels
+// before encoding (swap) and the sentinels for the quoted scalars after
+// (restore).
+type quotedStrings struct{ quoted []string }
+
+func (q *quotedStrings) swap(v any) any {
+	switch x := v.(type) {
+	case string:
+		if receipt.PrintableText(x) == x && !strings.ContainsAny(x, "\n\t") {
+			return x
+		}
+		q.quoted = append(q.quoted, yamlQuote(x))
+		return fmt.Sprintf("glass-init-quoted-%06d", len(q.quoted)-1)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[q.swap(k).(string)] = q.swap(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = q.swap(e)
+		}
+		return out
+	}
+	return v
+}
+
+func (q *quotedStrings) restore(yamlText string) string {
+	for i, s := range q.quoted {
+		yamlText = strings.ReplaceAll(yamlText, fmt.Sprintf("glass-init-quoted-%06d", i), s)
+	}
+	return yamlText
+}
+
+// yamlQuote is s as a double-quoted YAML scalar, every character that does
+// not print as itself written as an escape.
+func yamlQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r >= 0x20 && r != 0x7f && receipt.PrintableText(string(r)) == string(r):
+			b.WriteRune(r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 // manifest renders the starter manifest.
 func (p *Plan) manifest() ([]byte, error) {
-	argsByKey := map[string]map[string]any{}
+	var quoted quotedStrings
+	argsByKey := map[string]any{}
 	unbuildable := map[string]string{}
 	var handoffs []string
 	for _, sp := range p.Specs {
@@ -434,20 +497,20 @@ func (p *Plan) manifest() ([]byte, error) {
 			argsByKey[sp.ManifestKey] = sp.Args
 		}
 		if sp.Action.Kind == receipt.KindHandoff {
-			q, err := yaml.Marshal(sp.Action.ID)
+			q, err := yaml.Marshal(quoted.swap(sp.Action.ID))
 			if err != nil {
 				return nil, fmt.Errorf("write the manifest: %w", err)
 			}
-			handoffs = append(handoffs, strings.TrimSuffix(string(q), "\n"))
+			handoffs = append(handoffs, quoted.restore(strings.TrimSuffix(string(q), "\n")))
 		}
 	}
 	data := map[string]any{"URL": commentText(p.URL), "Handoffs": handoffs}
 	if len(argsByKey) > 0 {
-		out, err := yaml.Marshal(map[string]any{"args": argsByKey})
+		out, err := yaml.Marshal(map[string]any{"args": quoted.swap(argsByKey)})
 		if err != nil {
 			return nil, fmt.Errorf("write the manifest: %w", err)
 		}
-		data["Args"] = strings.TrimSuffix(string(out), "\n")
+		data["Args"] = quoted.restore(strings.TrimSuffix(string(out), "\n"))
 	}
 	var lines []string
 	for _, key := range sortedKeys(unbuildable) {
