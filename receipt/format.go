@@ -111,10 +111,17 @@ func list(ids []string, omitted int) string {
 // must not recolour, rewrite or hide a line of a failure message with
 // escape sequences, carriage returns or bidirectional overrides.
 func printable(s string) string {
+	quote := false
 	for _, r := range s {
-		if !strconv.IsPrint(r) {
-			return strconv.Quote(s)
+		if Invisible(r) {
+			// strconv.Quote keeps a combining grapheme joiner or a
+			// Hangul filler as it is (it prints, as nothing).
+			return strconv.QuoteToASCII(s)
 		}
+		quote = quote || !strconv.IsPrint(r)
+	}
+	if quote {
+		return strconv.Quote(s)
 	}
 	return s
 }

@@ -26,7 +26,7 @@ func PrintableJSON(b []byte) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError && !strconv.IsPrint(r) {
+		if r != utf8.RuneError && !printsInJSON(r) {
 			break
 		}
 		i += n
@@ -44,7 +44,7 @@ func PrintableJSON(b []byte) []byte {
 		}
 		r, n := utf8.DecodeRune(b[i:])
 		switch {
-		case r == utf8.RuneError || strconv.IsPrint(r):
+		case r == utf8.RuneError || printsInJSON(r):
 			out = append(out, b[i:i+n]...)
 		case r > 0xffff:
 			hi, lo := utf16.EncodeRune(r)
@@ -56,6 +56,11 @@ func PrintableJSON(b []byte) []byte {
 	}
 	return out
 }
+
+// printsInJSON reports whether PrintableJSON keeps r as it is: a
+// character that prints as itself (strconv.IsPrint) and is not one a
+// renderer shows nothing of (Invisible).
+func printsInJSON(r rune) bool { return strconv.IsPrint(r) && !Invisible(r) }
 
 // PrintableText returns s as a terminal shows it without acting on it:
 // control characters (ESC and the rest of C0 and C1, except newline and
