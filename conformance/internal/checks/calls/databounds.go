@@ -24,6 +24,8 @@ const (
 	echoList   = "glassProbeItems" // an array of echoItems numbers
 	echoKeys   = "glassProbeKeys"  // an object of echoKeyCount keys
 	echoDeep   = "glassProbeDeep"  // objects nested past the depth bound
+	// echoDeepList is arrays nested past the depth bound.
+	echoDeepList = "glassProbeDeepList"
 
 	echoChars    = receipt.MaxDataChars + 100
 	echoItems    = receipt.MaxDataEntries + 10
@@ -47,7 +49,46 @@ func echoArgs(args map[string]any) map[string]any {
 	// data (0) → glassProbeDeep (1) → a (2) → b (3) → c (4): an object at
 	// depth 4 must have become a marker.
 	out[echoDeep] = map[string]any{"a": map[string]any{"b": map[string]any{"c": map[string]any{"d": 1}}}}
+	// data (0) → glassProbeDeepList (1) → its entry (2) → its entry (3) →
+	// [1, 2, 3] (4): an array of three items at depth 4.
+	out[echoDeepList] = []any{[]any{[]any{[]any{1, 2, 3}}}}
 	return out
+}
+
+// deepMarkersProblem judges the markers that stand for the containers of
+// echoArgs nested past the depth bound: each says what it stood for and
+// its size (CONTRACT.md §2.6: "[object of N keys omitted]", "[array of N
+// items omitted]").
+func deepMarkersProblem(data map[string]any) string {
+	at := func(v any, path ...any) any { // a member, or an array's first entry
+		for _, k := range path {
+			if m, ok := v.(map[string]any); ok {
+				v = m[fmt.Sprint(k)]
+			} else if l, ok := v.([]any); ok && len(l) > 0 {
+				v = l[0]
+			} else {
+				return nil
+			}
+		}
+		return v
+	}
+	for _, c := range []struct {
+		what, kind, unit, where string
+		n                       int
+		v                       any
+	}{
+		{"an object of 1 key", "object", "key", "/" + echoDeep + "/a/b/c", 1, at(data[echoDeep], "a", "b", "c")},
+		{"an array of 3 items", "array", "item", "/" + echoDeepList + "/0/0/0", 3, at(data[echoDeepList], 0, 0, 0)},
+	} {
+		m, ok := c.v.(string)
+		if !ok {
+			continue // nesting past the bound is dataProblem's
+		}
+		if !strings.Contains(m, c.kind) || !strings.Contains(m, c.unit) || !saysCount(m, c.n) {
+			return fmt.Sprintf("%s, %s at depth 4, became the marker %q, which does not say it was %s (\"[%s of %d %ss omitted]\")", c.where, c.what, m, c.what, c.kind, c.n, c.unit)
+		}
+	}
+	return ""
 }
 
 // hugeArgs is args with members whose bounded form is still larger than a
@@ -70,6 +111,9 @@ func saysCount(marker string, n int) bool {
 
 // echoMarkersProblem judges the data of the call made with echoArgs.
 func echoMarkersProblem(data map[string]any) string {
+	if pr := deepMarkersProblem(data); pr != "" {
+		return pr
+	}
 	if s, ok := data[echoString].(string); ok {
 		r := []rune(s)
 		switch {
