@@ -36,7 +36,8 @@ var Table = map[string]Check{
 	"policy.denied":           {Run: calls.ClassRefusal(refusal.RefDenied, true)},
 	"policy.no-channel":       {Run: calls.ClassRefusal(refusal.RefNoChannel, false)},
 	"envelope.stale-revision": {Run: calls.StaleRevision},
-	"unavailable.reason":      {Run: calls.RefusalCheck(refusal.RefUnavailable, calls.UnavailableReason)},
+	"unavailable.reason": {Run: inTurn(calls.RefusalCheck(refusal.RefUnavailable, calls.UnavailableReason),
+		calls.RefusalCheck(refusal.RefUnavailableElement, calls.UnavailableReason))},
 
 	// Refusals as a whole.
 	"policy.after-validation":            {Run: calls.ValidationBeforeConfirmation},
@@ -124,17 +125,29 @@ var Table = map[string]Check{
 	"webmcp.agrees":      {Run: webmcp.Once("webmcp.agrees", webmcp.Agrees)},
 }
 
-// inTurn runs checks one after another and gives the first outcome that
-// is not a pass, else the last one's.
+// inTurn runs the checks of one rule one after another: the first that
+// fails decides; else the first that passed (a later part of the rule
+// the page gives nothing to probe does not undo it); else the first's
+// outcome.
 func inTurn(runs ...func(*probe.Probe) probe.Outcome) func(*probe.Probe) probe.Outcome {
 	return func(p *probe.Probe) probe.Outcome {
-		var o probe.Outcome
+		var first, passed *probe.Outcome
 		for _, run := range runs {
-			if o = run(p); o.Verdict != report.Pass {
+			o := run(p)
+			switch {
+			case o.Verdict == report.Fail:
 				return o
+			case first == nil:
+				first = &o
+			}
+			if passed == nil && o.Verdict == report.Pass {
+				passed = &o
 			}
 		}
-		return o
+		if passed != nil {
+			return *passed
+		}
+		return *first
 	}
 }
 

@@ -41,8 +41,12 @@ const (
 	RefMalformedApproval = "malformed approval"
 	RefStale             = "stale expected revision"
 	RefUnavailable       = "unavailable action"
-	RefControlName       = "undeclared id named like a control"
-	RefSecretName        = "unknown sensitive value"
+	// RefUnavailableElement is an unavailable element action, when the
+	// unavailable action the first refusal calls is not one: stage 5
+	// checks its target too, and the business reason must still win.
+	RefUnavailableElement = "unavailable element action"
+	RefControlName        = "undeclared id named like a control"
+	RefSecretName         = "unknown sensitive value"
 )
 
 // Refusals lists every refusal probe, in lifecycle order.
@@ -63,6 +67,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefNoChannel, Code: receipt.CodePermissionDenied, Plan: planNoChannel},
 	{Kind: RefMalformedApproval, Code: receipt.CodePermissionDenied, Plan: planMalformedApproval},
 	{Kind: RefUnavailable, Code: receipt.CodeActionUnavailable, Plan: planUnavailable},
+	{Kind: RefUnavailableElement, Code: receipt.CodeActionUnavailable, Plan: planUnavailableElement},
 }
 
 // RefusalByKind is the refusal of the given kind (one of the Ref…
@@ -449,8 +454,23 @@ func planStale(p *probe.Probe) (*probe.PlannedCall, string) {
 }
 
 func planUnavailable(p *probe.Probe) (*probe.PlannedCall, string) {
+	return unavailable(p, func(receipt.ActionInfo) bool { return true })
+}
+
+// planUnavailableElement calls an unavailable element action, unless the
+// unavailable refusal calls one already.
+func planUnavailableElement(p *probe.Probe) (*probe.PlannedCall, string) {
+	if first, _ := planUnavailable(p); first != nil {
+		if a, _ := p.Base().Action(first.ID); a.Kind == receipt.KindElement {
+			return nil, "the unavailable action the probe calls first is an element action"
+		}
+	}
+	return unavailable(p, func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindElement })
+}
+
+func unavailable(p *probe.Probe, keep func(receipt.ActionInfo) bool) (*probe.PlannedCall, string) {
 	for _, a := range p.Base().Actions.Items {
-		if a.Available || a.Kind == receipt.KindHandoff || a.StepOnly {
+		if a.Available || a.Kind == receipt.KindHandoff || a.StepOnly || !keep(a) {
 			continue
 		}
 		args, err := p.ValidArgs(a, "")

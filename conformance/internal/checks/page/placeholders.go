@@ -30,7 +30,7 @@ func NotPlaceholders(p *probe.Probe) probe.Outcome {
 		return probe.Broken(err)
 	}
 	if len(cands) == 0 {
-		return probe.Pass().With(probe.TextEvidence("not probed", "objects like a placeholder that are not one: no function action returns its arguments as data and takes members its params do not declare"))
+		return probe.NotProbed("objects like a placeholder that are not one: no function action returns its arguments as data and takes members its params do not declare")
 	}
 	c := cands[0]
 	looks := []any{
