@@ -31,7 +31,7 @@ var Table = map[string]Check{
 	"resolve.unknown-id":      {Run: calls.RefusalCheck(refusal.RefUnknownID, calls.AvailableListed)},
 	"resolve.no-dom-fallback": {Run: calls.RefusalCheck(refusal.RefControlName, nil)},
 	"args.malformed-json":     {Run: calls.MalformedJSON},
-	"args.invalid-params":     {Run: calls.InvalidParams},
+	"args.invalid-params":     {Run: inTurn(calls.InvalidParams, page.AtTheBounds)},
 	"args.sensitive-restored": {Run: inTurn(calls.SensitiveRestored, page.NotPlaceholders)},
 	"policy.denied":           {Run: calls.ClassRefusal(refusal.RefDenied, true)},
 	"policy.no-channel":       {Run: calls.ClassRefusal(refusal.RefNoChannel, false)},
