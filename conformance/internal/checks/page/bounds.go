@@ -44,7 +44,7 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			switch {
 			case prop.Maximum != nil && (prop.HasType("number") || prop.HasType("integer") && *prop.Maximum == float64(int64(*prop.Maximum))):
 				args[k], kind = *prop.Maximum, "number"
-			case prop.MaxLength != nil && prop.HasType("string") && *prop.MaxLength > 0 && *prop.MaxLength <= 1000:
+			case prop.MaxLength != nil && prop.HasType("string") && *prop.MaxLength > 0 && *prop.MaxLength <= 1000: // not a contract bound: a string the probe builds
 				args[k], kind = strings.Repeat("g", *prop.MaxLength), "string"
 			default:
 				continue
