@@ -13,17 +13,17 @@ func (r *Receipt) GomegaString() string {
 		return "<nil receipt>"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "receipt %q", r.Result.Action.ID)
+	fmt.Fprintf(&b, "receipt %s", quote(r.Result.Action.ID))
 	if r.Result.OK {
 		b.WriteString(" ok")
 	} else if e := r.Result.Error; e != nil {
 		fmt.Fprintf(&b, " failed %s at %s", e.Code, r.FailurePhase())
 		if e.Message != "" {
-			fmt.Fprintf(&b, ": %q", e.Message)
+			fmt.Fprintf(&b, ": %s", quote(e.Message))
 		}
 	}
 	if r.Result.Expect != "" {
-		fmt.Fprintf(&b, "; expect %q", r.Result.Expect)
+		fmt.Fprintf(&b, "; expect %s", quote(r.Result.Expect))
 	}
 	if c := r.Result.Changed; c != nil {
 		b.WriteString("; changed ")
@@ -33,7 +33,7 @@ func (r *Receipt) GomegaString() string {
 		fmt.Fprintf(&b, "; fidelity %s", r.Result.Fidelity)
 	}
 	if r.Result.Warning != "" {
-		fmt.Fprintf(&b, "; warning %q", r.Result.Warning)
+		fmt.Fprintf(&b, "; warning %s", quote(r.Result.Warning))
 	}
 	return b.String()
 }
@@ -106,22 +106,26 @@ func list(ids []string, omitted int) string {
 	return s + "]"
 }
 
+// quote is s Go-quoted, every character Invisible names escaped too
+// (strconv.Quote keeps those that Go counts as printable).
+func quote(s string) string {
+	for _, r := range s {
+		if Invisible(r) {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return strconv.Quote(s)
+}
+
 // printable returns s as is when every character prints as itself, and
 // Go-quoted otherwise: ids and field names come from the page, and a page
 // must not recolour, rewrite or hide a line of a failure message with
 // escape sequences, carriage returns or bidirectional overrides.
 func printable(s string) string {
-	quote := false
 	for _, r := range s {
-		if Invisible(r) {
-			// strconv.Quote keeps a combining grapheme joiner or a
-			// Hangul filler as it is (it prints, as nothing).
-			return strconv.QuoteToASCII(s)
+		if Invisible(r) || !strconv.IsPrint(r) {
+			return quote(s)
 		}
-		quote = quote || !strconv.IsPrint(r)
-	}
-	if quote {
-		return strconv.Quote(s)
 	}
 	return s
 }

@@ -140,3 +140,21 @@ func TestPrintableTextEscapesControlsAndKeepsNewlinesAndTabs(t *testing.T) {
 		}
 	}
 }
+
+// TestAReceiptsGomegaStringEscapesWhatShowsNothing: the ids and texts a
+// receipt's Gomega string quotes show a combining grapheme joiner or a
+// Hangul filler escaped, as every other character that shows nothing.
+func TestAReceiptsGomegaStringEscapesWhatShowsNothing(t *testing.T) {
+	r := &receipt.Receipt{}
+	r.Result.Action.ID = "pay\u034f"
+	r.Result.Error = &receipt.Error{Code: receipt.CodeExecutionFailed, Message: "no\u3164pe"}
+	s := r.GomegaString()
+	for _, raw := range []string{"\u034f", "\u3164"} {
+		if strings.Contains(s, raw) {
+			t.Errorf("GomegaString = %q shows %q raw", s, raw)
+		}
+	}
+	if !strings.Contains(s, `pay\u034f`) || !strings.Contains(s, `no\u3164pe`) {
+		t.Errorf("GomegaString = %q, want the marks escaped", s)
+	}
+}
