@@ -6,10 +6,11 @@
 // confirmation request or a hand-off request, the runtime must write
 // "[sensitive]" (sensitive.never-echoed). Each call is made on a fresh
 // page, approved, with the host answering a hand-off cancelled (and the
-// first whose value the page showed, masked, once more, twice on one page:
-// twice); the value is looked for in every spelling internal/scrub knows,
-// in the runtime's own documents (the host masks what it records, and
-// says when it had to).
+// first whose value the page showed, masked, twice more on one page, the
+// last time with the value typed twice into one string: twice); the value
+// is looked for in every spelling internal/scrub knows, in the runtime's
+// own documents (the host masks what it records, and says when it had
+// to).
 //
 // The calls are made one by one as a check walks them (Each), once per
 // run and transport; a check that stops at a leak leaves the rest for the
@@ -268,7 +269,8 @@ func snapshotJSON(pg *probe.Page) ([]byte, error) {
 // another value: the runtime masks a value from the call that restored it
 // on (CONTRACT.md §6.3), so the first value must not show in the second
 // call's receipt or in the snapshot after it, though the second call did
-// not pass it.
+// not pass it; then a third time with the first value typed twice into
+// each of the string parameters.
 func twice(p *probe.Probe, pl plan) (Call, error) {
 	q := p.Sibling(p.Transport)
 	defer q.Close()
@@ -292,6 +294,25 @@ func twice(p *probe.Probe, pl plan) (Call, error) {
 	}
 	if set.Contains(sj) {
 		c.Leak, c.Evidence = "the snapshot after a second call with another value (the first call's value)", string(sj)
+		return c, nil
+	}
+	// A third call types the first value twice into one string, with no
+	// placeholder: every occurrence is masked, not the first in a string
+	// only, however the value reached the page.
+	typed := maps.Clone(pl.args)
+	for _, k := range pl.params {
+		typed[k] = first + " " + first
+	}
+	r, byRuntime = pg.DoAnswered(pl.action.ID, typed)
+	if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && set.Contains(rj) {
+		c.Receipt, c.Leak, c.Evidence = r, "the receipt of a third call that typed the first call's value twice into one string", string(rj)
+		return c, nil
+	}
+	if sj, err = snapshotJSON(pg); err != nil {
+		return Call{}, err
+	}
+	if set.Contains(sj) {
+		c.Leak, c.Evidence = "the snapshot after a third call that typed the first call's value twice into one string", string(sj)
 	}
 	return c, nil
 }
