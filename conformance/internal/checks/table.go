@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/glassworks/glass/conformance/internal/checks/calls"
+	"github.com/glassworks/glass/conformance/internal/checks/data"
 	"github.com/glassworks/glass/conformance/internal/checks/host"
 	"github.com/glassworks/glass/conformance/internal/checks/page"
 	"github.com/glassworks/glass/conformance/internal/checks/stages"
@@ -58,7 +59,7 @@ var Table = map[string]Check{
 	"changed.parts":                    {Run: calls.ChangedParts},
 	"changed.write-warning":            {Run: calls.WriteWarning},
 	"changed.read-no-warning":          {Run: calls.ReadNoWarning},
-	"data.bounded":                     {Run: calls.DataBounded},
+	"data.bounded":                     {Run: data.DataBounded},
 	"data.function-only":               {Run: calls.DataFunctionOnly},
 	"fidelity.reported":                {Run: calls.FidelityReported},
 	"fidelity.low-warning":             {Run: calls.LowFidelityWarning},

@@ -1,7 +1,6 @@
 package calls
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -44,37 +43,6 @@ func TestBoundProblems(t *testing.T) {
 	}
 }
 
-func TestDataProblems(t *testing.T) {
-	var v any
-	_ = json.Unmarshal([]byte(`{"items":[1,2,3],"name":"`+strings.Repeat("x", 500)+`…[10 more characters]"}`), &v)
-	if pr := dataProblem(v, 0, ""); pr != "" {
-		t.Errorf("bounded data judged unbounded: %s", pr)
-	}
-	long := make([]any, 60)
-	if pr := dataProblem(long, 0, ""); !strings.Contains(pr, "/ is an array of 60 entries") {
-		t.Errorf("got %q", pr)
-	}
-	deep := any("x")
-	for i := 0; i < 8; i++ {
-		deep = []any{deep}
-	}
-	if pr := dataProblem(deep, 0, ""); !strings.Contains(pr, "nested deeper than 4 levels") {
-		t.Errorf("got %q", pr)
-	}
-	var four, five any
-	_ = json.Unmarshal([]byte(`{"a":{"b":{"c":{"d":"[object of 1 keys omitted]"}}}}`), &four)
-	if pr := dataProblem(four, 0, ""); pr != "" {
-		t.Errorf("four levels of containers judged too deep: %s", pr)
-	}
-	_ = json.Unmarshal([]byte(`{"a":{"b":{"c":{"d":{"e":"[object of 1 keys omitted]"}}}}}`), &five)
-	if pr := dataProblem(five, 0, ""); !strings.Contains(pr, "/a/b/c/d is an object at depth 4") {
-		t.Errorf("five levels of containers: got %q", pr)
-	}
-	if pr := dataProblem(strings.Repeat("y", 2000), 0, ""); !strings.Contains(pr, "string of 2000 characters") {
-		t.Errorf("got %q", pr)
-	}
-}
-
 func TestAriaContentDropsLiveRegions(t *testing.T) {
 	aria := `- heading "Todo" [level=1]
 - list "Tasks":
@@ -97,35 +65,6 @@ func TestAriaContentDropsLiveRegions(t *testing.T) {
 	}
 }
 
-func TestEchoMarkers(t *testing.T) {
-	good := map[string]any{}
-	_ = json.Unmarshal([]byte(`{
-  "glassProbeText": "`+strings.Repeat("g", 500)+`…[100 more characters]",
-  "glassProbeItems": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"[10 more items]"],
-  "glassProbeKeys": {"k01":1,"k02":2,"k03":3,"k04":4,"k05":5,"k06":6,"k07":7,"k08":8,"k09":9,"k10":10,
-    "k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k18":18,"k19":19,"k20":20,"…":"[25 more keys]"}}`), &good)
-	if pr := echoMarkersProblem(good); pr != "" {
-		t.Errorf("markers that count what was left out judged wrong: %s", pr)
-	}
-	bad := map[string]any{}
-	for k, v := range good {
-		bad[k] = v
-	}
-	keys := map[string]any{}
-	for k, v := range good["glassProbeKeys"].(map[string]any) {
-		keys[k] = v
-	}
-	keys["…"] = "[45 more keys]"
-	bad["glassProbeKeys"] = keys
-	if pr := echoMarkersProblem(bad); !strings.Contains(pr, "does not say the 25 keys left out") {
-		t.Errorf("a marker that counts every key: got %q", pr)
-	}
-}
-
-// TestFailureAuditJudgesEachFailureOnceAsItComes: the audit of failed
-// receipts judges the failures the run saw since it last looked, each
-// once, skips successes and the harness's own receipts, and stops at the
-// first failure its judge refuses.
 func TestFailureAuditJudgesEachFailureOnceAsItComes(t *testing.T) {
 	p := probe.Detached(nil, probe.Config{}).Probe(glasstest.TransportBridge)
 	failed := func(code receipt.Code, msg string) probe.Seen {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/echo"
 	"github.com/glassworks/glass/conformance/internal/judge"
-	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -534,114 +533,6 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	}
 	if probed == 0 {
 		return probe.NotProbed("no call of the run asked the host for confirmation").With(p.PlanNotes()...)
-	}
-	return probe.Pass()
-}
-
-// markerSlack is room, past receipt.MaxDataChars, for the marker that says
-// how many characters a cut string of result.data left out
-// ("…[N more characters]", CONTRACT.md §2.6).
-const markerSlack = 40
-
-func dataProblem(v any, depth int, path string) string {
-	// Depth counts from data itself, at 0; an object or array at depth 4
-	// or more must have become a marker (CONTRACT.md §2.6), so data holds
-	// at most four levels of containers.
-	switch v.(type) {
-	case []any, map[string]any:
-		if depth >= receipt.MaxDataDepth {
-			return fmt.Sprintf("%s is an %s at depth %d: data is nested deeper than %d levels (an object or array at depth %d or more becomes a marker)",
-				params.PathOr(path), map[bool]string{true: "array", false: "object"}[isArray(v)], depth, receipt.MaxDataDepth, receipt.MaxDataDepth)
-		}
-	}
-	switch x := v.(type) {
-	case string:
-		n := len([]rune(x))
-		if n > receipt.MaxDataChars+markerSlack {
-			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", params.PathOr(path), n, receipt.MaxDataChars)
-		}
-		if n > receipt.MaxDataChars && !strings.ContainsAny(string([]rune(x)[receipt.MaxDataChars:]), "0123456789") {
-			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", params.PathOr(path), receipt.MaxDataChars)
-		}
-	case []any:
-		if len(x) > receipt.MaxDataEntries+1 {
-			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
-		}
-		if len(x) == receipt.MaxDataEntries+1 && !isMarker(x[receipt.MaxDataEntries]) {
-			return fmt.Sprintf("%s holds %d entries, but its last is not a marker saying how many were left out", params.PathOr(path), len(x))
-		}
-		for i, e := range x {
-			if pr := dataProblem(e, depth+1, fmt.Sprintf("%s/%d", path, i)); pr != "" {
-				return pr
-			}
-		}
-	case map[string]any:
-		if len(x) > receipt.MaxDataEntries+1 {
-			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
-		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if pr := dataProblem(x[k], depth+1, path+"/"+k); pr != "" {
-				return pr
-			}
-		}
-	}
-	return ""
-}
-
-func isArray(v any) bool {
-	_, ok := v.([]any)
-	return ok
-}
-
-// isMarker reports whether v is a marker that says how much was left out:
-// a string with a number in it.
-func isMarker(v any) bool {
-	s, ok := v.(string)
-	return ok && strings.ContainsAny(s, "0123456789")
-}
-
-// DataBounded judges the data of function actions, reads first.
-func DataBounded(p *probe.Probe) probe.Outcome {
-	var o *probe.Outcome
-	probed := 0
-	judge := func(e *probe.Exercised) bool {
-		if len(e.Receipt.Result.Data) == 0 {
-			return true
-		}
-		probed++
-		var v any
-		if err := json.Unmarshal(e.Receipt.Result.Data, &v); err != nil {
-			res := probe.Failf("%s: data is not JSON: %v", e.Action.ID, err)
-			o = &res
-			return false
-		}
-		if pr := dataProblem(v, 0, ""); pr != "" {
-			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
-			o = &res
-			return false
-		}
-		return true
-	}
-	isFunc := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction }
-	err := p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsRead(a) }, judge)
-	if err == nil && o == nil {
-		err = p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsWrite(a) }, judge)
-	}
-	if o := probe.VerdictOf(err, o); o != nil {
-		return *o
-	}
-	eo, echoed, err := echoBounds(p)
-	if err != nil {
-		return probe.Broken(err)
-	}
-	if eo != nil {
-		return *eo
-	}
-	if probed == 0 && len(echoed) == 0 {
-		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
-	}
-	if len(echoed) > 0 {
-		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))
 	}
 	return probe.Pass()
 }

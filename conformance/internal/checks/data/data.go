@@ -1,4 +1,4 @@
-package calls
+package data
 
 import (
 	"encoding/json"
@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
+	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -20,10 +22,14 @@ import (
 // receipt, of sizes the probe knows, so every marker can be judged
 // against how much was really left out.
 const (
-	echoString = "glassProbeText"  // a string of echoChars characters
-	echoList   = "glassProbeItems" // an array of echoItems numbers
-	echoKeys   = "glassProbeKeys"  // an object of echoKeyCount keys
-	echoDeep   = "glassProbeDeep"  // objects nested past the depth bound
+	echoString = "glassProbeText" // a string of echoChars characters
+	// echoWide is a string of echoChars characters past the Basic
+	// Multilingual Plane after one that is not: each takes two UTF-16 code
+	// units, and a cut after an odd number of units splits one.
+	echoWide = "glassProbeWide"
+	echoList = "glassProbeItems" // an array of echoItems numbers
+	echoKeys = "glassProbeKeys"  // an object of echoKeyCount keys
+	echoDeep = "glassProbeDeep"  // objects nested past the depth bound
 	// echoDeepList is arrays nested past the depth bound.
 	echoDeepList = "glassProbeDeepList"
 
@@ -36,6 +42,7 @@ const (
 func echoArgs(args map[string]any) map[string]any {
 	out := maps.Clone(args)
 	out[echoString] = strings.Repeat("g", echoChars)
+	out[echoWide] = wideText()
 	items := make([]any, echoItems)
 	for i := range items {
 		items[i] = i + 1
@@ -91,6 +98,35 @@ func deepMarkersProblem(data map[string]any) string {
 	return ""
 }
 
+// wideText is echoWide's string: "g" and echoChars-1 emoji.
+func wideText() string { return "g" + strings.Repeat("\U0001F600", echoChars-1) }
+
+// cutProblem judges the string a runtime made of sent, a string of more
+// than receipt.MaxDataChars characters (Unicode code points, CONTRACT.md
+// §2.6): it keeps at most that many of sent's first characters, whole,
+// and its marker says how many it left out.
+func cutProblem(name, sent, got string) string {
+	want, kept := []rune(sent), []rune(got)
+	n := 0
+	for n < len(want) && n < len(kept) && want[n] == kept[n] {
+		n++
+	}
+	marker := string(kept[n:])
+	switch {
+	case n == len(want):
+		return fmt.Sprintf("/%s, a string of %d characters, keeps all of them, over the bound of %d", name, len(want), receipt.MaxDataChars)
+	case n == len(kept):
+		return fmt.Sprintf("/%s, a string of %d characters, was cut to %d with nothing saying so", name, len(want), n)
+	case n > receipt.MaxDataChars:
+		return fmt.Sprintf("/%s, a string of %d characters, keeps %d of them, over the bound of %d", name, len(want), n, receipt.MaxDataChars)
+	case kept[n] == utf8.RuneError:
+		return fmt.Sprintf("/%s, a string of %d characters, is cut inside its character %d (%q follows the %d it keeps whole): a cut splits no character", name, len(want), n+1, marker, n)
+	case !saysCount(marker, len(want)-n):
+		return fmt.Sprintf("/%s, a string of %d characters, keeps its first %d with the marker %q, which does not say the %d characters left out (characters are code points, not UTF-16 units)", name, len(want), n, marker, len(want)-n)
+	}
+	return ""
+}
+
 // hugeArgs is args with members whose bounded form is still larger than a
 // receipt should carry: a runtime may replace the whole result by a
 // marker, which must then say how much was left out.
@@ -114,13 +150,11 @@ func echoMarkersProblem(data map[string]any) string {
 	if pr := deepMarkersProblem(data); pr != "" {
 		return pr
 	}
-	if s, ok := data[echoString].(string); ok {
-		r := []rune(s)
-		switch {
-		case len(r) <= receipt.MaxDataChars:
-			return fmt.Sprintf("/%s was cut to %d characters with nothing saying so", echoString, len(r))
-		case !saysCount(string(r[receipt.MaxDataChars:]), echoChars-receipt.MaxDataChars):
-			return fmt.Sprintf("/%s, a string of %d characters, is cut after %d with the marker %q, which does not say the %d characters left out", echoString, echoChars, receipt.MaxDataChars, string(r[receipt.MaxDataChars:]), echoChars-receipt.MaxDataChars)
+	for _, c := range [][2]string{{echoString, strings.Repeat("g", echoChars)}, {echoWide, wideText()}} {
+		if s, ok := data[c[0]].(string); ok {
+			if pr := cutProblem(c[0], c[1], s); pr != "" {
+				return pr
+			}
 		}
 	}
 	if l, ok := data[echoList].([]any); ok {
@@ -198,4 +232,112 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 		}
 	}
 	return nil, judged, nil
+}
+
+// markerSlack is room, past receipt.MaxDataChars, for the marker that says
+// how many characters a cut string of result.data left out
+// ("…[N more characters]", CONTRACT.md §2.6).
+const markerSlack = 40
+
+func dataProblem(v any, depth int, path string) string {
+	// Depth counts from data itself, at 0; an object or array at depth 4
+	// or more must have become a marker (CONTRACT.md §2.6), so data holds
+	// at most four levels of containers.
+	switch v.(type) {
+	case []any, map[string]any:
+		if depth >= receipt.MaxDataDepth {
+			return fmt.Sprintf("%s is an %s at depth %d: data is nested deeper than %d levels (an object or array at depth %d or more becomes a marker)",
+				params.PathOr(path), map[bool]string{true: "array", false: "object"}[isArray(v)], depth, receipt.MaxDataDepth, receipt.MaxDataDepth)
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		n := len([]rune(x))
+		if n > receipt.MaxDataChars+markerSlack {
+			return fmt.Sprintf("%s is a string of %d characters, over the bound of %d", params.PathOr(path), n, receipt.MaxDataChars)
+		}
+		if n > receipt.MaxDataChars && !strings.ContainsAny(string([]rune(x)[receipt.MaxDataChars:]), "0123456789") {
+			return fmt.Sprintf("%s is cut after %d characters, but its marker does not say how much was left out", params.PathOr(path), receipt.MaxDataChars)
+		}
+	case []any:
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an array of %d entries, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
+		}
+		if len(x) == receipt.MaxDataEntries+1 && !isMarker(x[receipt.MaxDataEntries]) {
+			return fmt.Sprintf("%s holds %d entries, but its last is not a marker saying how many were left out", params.PathOr(path), len(x))
+		}
+		for i, e := range x {
+			if pr := dataProblem(e, depth+1, fmt.Sprintf("%s/%d", path, i)); pr != "" {
+				return pr
+			}
+		}
+	case map[string]any:
+		if len(x) > receipt.MaxDataEntries+1 {
+			return fmt.Sprintf("%s is an object of %d keys, over the bound of %d", params.PathOr(path), len(x), receipt.MaxDataEntries)
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if pr := dataProblem(x[k], depth+1, path+"/"+k); pr != "" {
+				return pr
+			}
+		}
+	}
+	return ""
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+// isMarker reports whether v is a marker that says how much was left out:
+// a string with a number in it.
+func isMarker(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.ContainsAny(s, "0123456789")
+}
+
+// DataBounded judges the data of function actions, reads first.
+func DataBounded(p *probe.Probe) probe.Outcome {
+	var o *probe.Outcome
+	probed := 0
+	judge := func(e *probe.Exercised) bool {
+		if len(e.Receipt.Result.Data) == 0 {
+			return true
+		}
+		probed++
+		var v any
+		if err := json.Unmarshal(e.Receipt.Result.Data, &v); err != nil {
+			res := probe.Failf("%s: data is not JSON: %v", e.Action.ID, err)
+			o = &res
+			return false
+		}
+		if pr := dataProblem(v, 0, ""); pr != "" {
+			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			o = &res
+			return false
+		}
+		return true
+	}
+	isFunc := func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFunction }
+	err := p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsRead(a) }, judge)
+	if err == nil && o == nil {
+		err = p.Each(func(a receipt.ActionInfo) bool { return isFunc(a) && probe.IsWrite(a) }, judge)
+	}
+	if o := probe.VerdictOf(err, o); o != nil {
+		return *o
+	}
+	eo, echoed, err := echoBounds(p)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if eo != nil {
+		return *eo
+	}
+	if probed == 0 && len(echoed) == 0 {
+		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
+	}
+	if len(echoed) > 0 {
+		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))
+	}
+	return probe.Pass()
 }
