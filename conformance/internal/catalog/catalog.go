@@ -404,7 +404,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "changed.window",
 		Phase: receipt.PhaseVerification,
 		Party: Runtime,
-		Must:  "A runtime MUST take the before snapshot after stages 1 to 5 have passed, immediately before stage 6, and the after snapshot after the expectation check and settling.",
+		Must:  "A runtime MUST take the before snapshot after stages 1 to 5 have passed, immediately before stage 6, and the after snapshot after the expectation check and settling, and MUST report the revision of that before snapshot as revision.before.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Snapshot comparison\"",
 		Needs: "a page whose element action without a run function starts executing with a DOM event (the manifest's reveals can name one whose reveal renders records)",
 	},

@@ -23,10 +23,10 @@ const inputEvents = `["pointerdown", "mousedown", "click", "input", "change", "k
 // the first input event of the call fires: the moment an element action
 // without a run function starts executing (stage 6), after its reveal.
 const stage6Script = `() => {
-  const w = { state: "none", text: "" };
+  const w = { state: "none", text: "", sync: false };
   Object.defineProperty(window, "__glassStage6", { value: w, configurable: true });
-  const keep = (v) => {
-    try { w.text = typeof v === "string" ? v : JSON.stringify(v); w.state = "kept"; } catch (e) { w.state = "failed"; }
+  const keep = (v, sync) => {
+    try { w.text = typeof v === "string" ? v : JSON.stringify(v); w.state = "kept"; w.sync = sync === true; } catch (e) { w.state = "failed"; }
   };
   const grab = () => {
     if (w.state !== "none") return;
@@ -34,7 +34,7 @@ const stage6Script = `() => {
     try {
       const s = globalThis.glassRuntime.snapshot();
       if (s && typeof s.then === "function") s.then(keep, () => { w.state = "failed"; });
-      else keep(s);
+      else keep(s, true);
     } catch (e) {
       w.state = "failed";
     }
@@ -50,6 +50,10 @@ const NoInputEvent = "no input event marked the start of execution (the action r
 // the first input event of the call fired, or why there is none.
 type Stage6 struct {
 	Snap *receipt.Snapshot
+	// Sync is true when the runtime returned Snap at once, in the input
+	// event's own task (not a promise): before any listener of the page
+	// ran for that event.
+	Sync bool
 	// Why says why Snap is nil.
 	Why string
 }
@@ -71,6 +75,7 @@ func (pg *Page) ReadStage6() (Stage6, error) {
 	var w struct {
 		State string `json:"state"`
 		Text  string `json:"text"`
+		Sync  bool   `json:"sync"`
 	}
 	text, _ := v.(string)
 	if err := json.Unmarshal([]byte(text), &w); err != nil {
@@ -87,7 +92,7 @@ func (pg *Page) ReadStage6() (Stage6, error) {
 	if err != nil {
 		return Stage6{Why: "the snapshot taken when execution started does not decode: " + FirstLine(err.Error())}, nil
 	}
-	return Stage6{Snap: s}, nil
+	return Stage6{Snap: s, Sync: w.Sync}, nil
 }
 
 // timelineScript makes the page keep the runtime's snapshot after every

@@ -368,6 +368,17 @@ func windowProblem(r *receipt.Receipt, s6, after *receipt.Snapshot) string {
 	return ""
 }
 
+// revisionProblem judges revision.before against the revision of the
+// runtime's own snapshot at the start of execution, read in the input
+// event's task: the before snapshot comes after stages 1 to 5, so a
+// model the reveal changed is already counted in revision.before.
+func revisionProblem(r *receipt.Receipt, st probe.Stage6) string {
+	if !st.Sync || r.Revision == nil || r.Revision.Before >= st.Snap.Revision {
+		return ""
+	}
+	return fmt.Sprintf("reports revision.before %d, but the runtime's own snapshot when execution started (after the reveal, before any handler ran) was at revision %d: revision.before is the revision of the before snapshot, taken after stages 1 to 5", r.Revision.Before, st.Snap.Revision)
+}
+
 // ChangedWindow judges element actions watched from the moment their
 // execution started (the runtime's snapshot at the first input event of
 // the call): those the manifest's reveals show, and every element action
@@ -388,7 +399,11 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 		case e.Stage6.Snap.Records.Omitted > 0 || e.After.Snap.Records.Omitted > 0:
 			notJudged = append(notJudged, what+": the snapshot at the start of execution is not a complete list of records")
 		default:
-			if pr := windowProblem(e.Receipt, e.Stage6.Snap, e.After.Snap); pr != "" {
+			pr := windowProblem(e.Receipt, e.Stage6.Snap, e.After.Snap)
+			if pr == "" {
+				pr = revisionProblem(e.Receipt, e.Stage6)
+			}
+			if pr != "" {
 				o := probe.Failf("%s %s", what, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
 					probe.SnapshotEvidence("snapshot when execution started", e.Stage6.Snap), probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
 				return &o
