@@ -51,9 +51,9 @@ func (a arg) String() string {
 	}
 	switch v := a.v.(type) {
 	case string:
-		return fmt.Sprintf("%q", v)
+		return receipt.Quote(v)
 	case receipt.Feedback:
-		return fmt.Sprintf("%s %q", v.Kind, v.Text)
+		return string(v.Kind) + " " + receipt.Quote(v.Text)
 	}
 	return fmt.Sprintf("%v", a.v)
 }
@@ -112,6 +112,13 @@ func indent(s string) string {
 	return format.IndentString(s, 1)
 }
 
+// quoted is ids as %q writes a list, each quoted as receipt.Quote does:
+// a page's ids and texts go into failure messages with every character
+// that shows nothing escaped.
 func quoted(ids []string) string {
-	return fmt.Sprintf("%q", ids)
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = receipt.Quote(id)
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }

@@ -292,7 +292,7 @@ func (m membership) checkFeedback(fc *receipt.FeedbackChange) ([]string, error) 
 func renderFeedback(items []receipt.Feedback) string {
 	s := make([]string, len(items))
 	for i, f := range items {
-		s[i] = fmt.Sprintf("%s %q", f.Kind, f.Text)
+		s[i] = string(f.Kind) + " " + receipt.Quote(f.Text)
 	}
 	return "[" + strings.Join(s, ", ") + "]"
 }
@@ -412,7 +412,7 @@ func (u updated) checkRecords(rc *receipt.RecordChanges) ([]string, error) {
 }
 
 func (u updated) checkFields(e receipt.UpdatedRecord) ([]string, error) {
-	path := fmt.Sprintf("changed.records.updated[%q].fields", e.ID)
+	path := "changed.records.updated[" + receipt.Quote(e.ID) + "].fields"
 	var out []string
 	for _, f := range u.fields {
 		if f.isMatcher() {
@@ -435,7 +435,7 @@ func (u updated) checkFields(e receipt.UpdatedRecord) ([]string, error) {
 func renderUpdated(us []receipt.UpdatedRecord) string {
 	s := make([]string, len(us))
 	for i, u := range us {
-		s[i] = fmt.Sprintf("%q%s", u.ID, quoted(u.Fields))
+		s[i] = receipt.Quote(u.ID) + quoted(u.Fields)
 	}
 	return "[" + strings.Join(s, " ") + "]"
 }

@@ -87,7 +87,7 @@ func WithMasked(keys ...string) ConfirmationPart {
 func quoteAll(keys []string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
-		q[i] = fmt.Sprintf("%q", k)
+		q[i] = receipt.Quote(k)
 	}
 	return strings.Join(q, ", ")
 }

@@ -69,7 +69,7 @@ func (m *satisfyExpectation) Match(actual any) (bool, error) {
 			return false, fmt.Errorf("SatisfyExpectation matcher: %w", err)
 		}
 		if !ok {
-			m.why = fmt.Sprintf("it verified %q", s.r.Result.Expect)
+			m.why = "it verified " + receipt.Quote(s.r.Result.Expect)
 			return false, nil
 		}
 	}
@@ -85,9 +85,9 @@ func (m *satisfyExpectation) FailureMessage(any) string {
 
 func (m *satisfyExpectation) NegatedFailureMessage(any) string {
 	if m.text == nil {
-		return format.Message(m.got, fmt.Sprintf("not to satisfy its expectation, but the runtime verified %q", m.got.Result.Expect))
+		return format.Message(m.got, "not to satisfy its expectation, but the runtime verified "+receipt.Quote(m.got.Result.Expect))
 	}
-	return format.Message(m.got, fmt.Sprintf("not to satisfy the expectation %s, but the runtime verified %q", m.text, m.got.Result.Expect))
+	return format.Message(m.got, fmt.Sprintf("not to satisfy the expectation %s, but the runtime verified %s", m.text, receipt.Quote(m.got.Result.Expect)))
 }
 
 func validFidelity(f receipt.Fidelity) bool {
@@ -167,7 +167,7 @@ func (m *haveWarning) has() string {
 	if m.got.Result.Warning == "" {
 		return "result.warning is absent"
 	}
-	return fmt.Sprintf("it warns %q", m.got.Result.Warning)
+	return "it warns " + receipt.Quote(m.got.Result.Warning)
 }
 
 func (m *haveWarning) FailureMessage(any) string {
@@ -347,11 +347,11 @@ func (p stepPart) checkStep(path string, s receipt.Step) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", p.id, err)
 	}
 	if !ok {
-		return []string{fmt.Sprintf("%s: id is %q, want %s", path, s.ID, p.id)}, nil
+		return []string{fmt.Sprintf("%s: id is %s, want %s", path, receipt.Quote(s.ID), p.id)}, nil
 	}
-	at := fmt.Sprintf("%s %q", path, s.ID)
+	at := path + " " + receipt.Quote(s.ID)
 	if s.Outcome != p.outcome {
-		return []string{fmt.Sprintf("%s: outcome is %q, want %q", at, s.Outcome, p.outcome)}, nil
+		return []string{fmt.Sprintf("%s: outcome is %s, want %q", at, receipt.Quote(string(s.Outcome)), p.outcome)}, nil
 	}
 	if p.code == nil {
 		return nil, nil
@@ -380,7 +380,7 @@ func (p stepID) checkStep(path string, s receipt.Step) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", p.id, err)
 	}
 	if !ok {
-		return []string{fmt.Sprintf("%s: id is %q, want %s", path, s.ID, p.id)}, nil
+		return []string{fmt.Sprintf("%s: id is %s, want %s", path, receipt.Quote(s.ID), p.id)}, nil
 	}
 	return nil, nil
 }
@@ -483,7 +483,7 @@ func (m *haveSteps) expected() string {
 func ledger(steps []receipt.Step) string {
 	s := make([]string, len(steps))
 	for i, st := range steps {
-		s[i] = fmt.Sprintf("%d %q %s", st.Index, st.ID, st.Outcome)
+		s[i] = fmt.Sprintf("%d %s %s", st.Index, receipt.Quote(st.ID), st.Outcome)
 		if st.Error != nil {
 			s[i] += " " + string(st.Error.Code)
 		}
@@ -532,5 +532,5 @@ func (m *beResumable) FailureMessage(any) string {
 }
 
 func (m *beResumable) NegatedFailureMessage(any) string {
-	return format.Message(m.got, fmt.Sprintf("not to be resumable, but it carries the resume handle %q", m.got.Result.Resume))
+	return format.Message(m.got, "not to be resumable, but it carries the resume handle "+receipt.Quote(m.got.Result.Resume))
 }

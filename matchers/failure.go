@@ -37,7 +37,7 @@ func failedWith(r *receipt.Receipt) string {
 	}
 	s := fmt.Sprintf("it failed with %s at phase %s", r.Code(), r.FailurePhase())
 	if e := r.Result.Error; e != nil && e.Message != "" {
-		s += fmt.Sprintf(": %q", e.Message)
+		s += ": " + receipt.Quote(e.Message)
 	}
 	return s
 }
@@ -147,7 +147,7 @@ func startedFact(r *receipt.Receipt) (receipt.Started, string) {
 		return receipt.StartedYes, "it succeeded: the operation ran"
 	}
 	if e := r.Result.Error; e != nil && e.Started != "" {
-		return e.Started, fmt.Sprintf("error.started is %q (%s at phase %s)", e.Started, e.Code, r.FailurePhase())
+		return e.Started, fmt.Sprintf("error.started is %s (%s at phase %s)", receipt.Quote(string(e.Started)), e.Code, r.FailurePhase())
 	}
 	c := r.Code()
 	return c.Started(), fmt.Sprintf("error.started is absent and the code table says %q for %s", c.Started(), c)

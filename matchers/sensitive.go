@@ -131,7 +131,7 @@ func putExtra(into map[string]any, extra map[string]json.RawMessage) error {
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return fmt.Errorf("extension field %q: %w", k, err)
+			return fmt.Errorf("extension field %s: %w", receipt.Quote(k), err)
 		}
 		into[k] = v
 	}

@@ -13,17 +13,17 @@ func (r *Receipt) GomegaString() string {
 		return "<nil receipt>"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "receipt %s", quote(r.Result.Action.ID))
+	fmt.Fprintf(&b, "receipt %s", Quote(r.Result.Action.ID))
 	if r.Result.OK {
 		b.WriteString(" ok")
 	} else if e := r.Result.Error; e != nil {
 		fmt.Fprintf(&b, " failed %s at %s", e.Code, r.FailurePhase())
 		if e.Message != "" {
-			fmt.Fprintf(&b, ": %s", quote(e.Message))
+			fmt.Fprintf(&b, ": %s", Quote(e.Message))
 		}
 	}
 	if r.Result.Expect != "" {
-		fmt.Fprintf(&b, "; expect %s", quote(r.Result.Expect))
+		fmt.Fprintf(&b, "; expect %s", Quote(r.Result.Expect))
 	}
 	if c := r.Result.Changed; c != nil {
 		b.WriteString("; changed ")
@@ -33,7 +33,7 @@ func (r *Receipt) GomegaString() string {
 		fmt.Fprintf(&b, "; fidelity %s", r.Result.Fidelity)
 	}
 	if r.Result.Warning != "" {
-		fmt.Fprintf(&b, "; warning %s", quote(r.Result.Warning))
+		fmt.Fprintf(&b, "; warning %s", Quote(r.Result.Warning))
 	}
 	return b.String()
 }
@@ -106,9 +106,10 @@ func list(ids []string, omitted int) string {
 	return s + "]"
 }
 
-// quote is s Go-quoted, every character Invisible names escaped too
-// (strconv.Quote keeps those that Go counts as printable).
-func quote(s string) string {
+// Quote is s Go-quoted, every character Invisible names escaped too
+// (strconv.Quote, and so %q, keeps those that Go counts as printable,
+// such as U+034F): how Glass's failure messages quote a page's text.
+func Quote(s string) string {
 	for _, r := range s {
 		if Invisible(r) {
 			return strconv.QuoteToASCII(s)
@@ -124,7 +125,7 @@ func quote(s string) string {
 func printable(s string) string {
 	for _, r := range s {
 		if Invisible(r) || !strconv.IsPrint(r) {
-			return quote(s)
+			return Quote(s)
 		}
 	}
 	return s

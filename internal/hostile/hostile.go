@@ -8,8 +8,10 @@ import "unicode"
 // Text is page-provided text as a hostile page writes it: markup, a CDATA
 // terminator, ANSI colour and clear-screen sequences, an OSC title change
 // ended by BEL, a C1 CSI, a carriage return that would overwrite the line,
-// a right-to-left override and a NUL.
-const Text = "<script>alert(1)</script> ]]> \x1b[31mRED\x1b[0m\x1b[2J \x1b]0;title\x07 \u009b31m \rOVER \u202eRTL\x00"
+// a right-to-left override, characters that show nothing though Go counts
+// them printable (the combining grapheme joiner, a Hangul filler, a
+// variation selector) and a NUL.
+const Text = "<script>alert(1)</script> ]]> \x1b[31mRED\x1b[0m\x1b[2J \x1b]0;title\x07 \u009b31m \rOVER \u202eRTL \u034fCGJ\u3164\ufe00\x00"
 
 // Controls lists the characters of s that a terminal acts on instead of
 // showing: C0 controls other than newline and tab, DEL, C1 controls,
