@@ -75,6 +75,15 @@ func (p *Probe) release(pg *Page) {
 	p.pages = slices.DeleteFunc(p.pages, func(g *glasstest.Page) bool { return g == pg.Harness })
 }
 
+// Close closes pg before its probe ends, giving its browser page back to
+// the run's pool for the next open: a probe that is done with a page
+// closes it, so that the pages it opens one after another share a few
+// browser contexts instead of holding one each until the check ends.
+func (pg *Page) Close() {
+	pg.p.release(pg)
+	_ = pg.Harness.Close()
+}
+
 // Close closes every page the probe opened.
 func (p *Probe) Close() {
 	for _, g := range p.pages {

@@ -241,6 +241,12 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 	if err != nil {
 		return nil, Broken(err), false
 	}
+	spared := false
+	defer func() {
+		if !spared {
+			pg.Close() // done with it: its browser page serves the next open
+		}
+	}()
 	b2, domWitness, err := pg.StableWitness(true)
 	if err != nil {
 		return nil, Broken(err), false
@@ -307,6 +313,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 		// page, as a fresh one would be but for the refused calls.
 		p.release(pg)
 		p.s.giveSpare(p.Transport, pg.Harness)
+		spared = true
 	}
 	return res, Outcome{}, true
 }

@@ -35,6 +35,7 @@ func (p *Probe) ScenarioRuns(sc manifest.Scenario, field string) (*receipt.Recei
 		if sc.Args != nil {
 			args = sc.Args
 		}
+		defer pg.Close()
 		var res result
 		res.runs = pg.Around(func() { res.r = pg.Do(sc.Action, args) })
 		return res, nil

@@ -29,6 +29,7 @@ func refuseEachAction(p *probe.Probe) {
 		if err != nil {
 			return nil, err
 		}
+		defer pg.Close()
 		n := 0
 		for _, a := range p.Candidates() {
 			if n == maxRefusedEach {

@@ -48,6 +48,7 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 		if err != nil {
 			return nil, err
 		}
+		defer pg.Close()
 		var out []answer
 		for _, a := range p.Candidates() {
 			if len(out) == maxRefusedEach {

@@ -49,6 +49,7 @@ func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string
 		if err != nil {
 			return nil, err
 		}
+		defer pg.Close()
 		return pg.Do(c.ID, json.RawMessage(typedMarker+": typed text that is not JSON")), nil
 	})
 	return append(typed, typedMarker), byCall

@@ -201,6 +201,7 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 				return nil, nil, err
 			}
 			r := pg.Do(c.Action.ID, args)
+			pg.Close()
 			if !r.Result.OK || len(r.Result.Data) == 0 {
 				continue
 			}

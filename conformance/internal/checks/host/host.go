@@ -270,6 +270,7 @@ func FoldedRows(p *probe.Probe) probe.Outcome {
 		if err != nil {
 			return nil, err
 		}
+		defer pg.Close()
 		return pg.Do(id, args), nil
 	}
 	r, err := call(row.Tool, map[string]any{"record": row.Record})

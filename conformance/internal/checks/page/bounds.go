@@ -61,6 +61,7 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		r := pg.Do(a.ID, args)
+		pg.Close()
 		what := fmt.Sprintf("approved call of %s with %s, each at the inclusive bound its params declare", a.ID, strings.Join(set, ", "))
 		if r.Code() == receipt.CodeInvalidParams {
 			return probe.Failf("%s: it failed INVALID_PARAMS (%s), but the schema accepts these arguments", what, r.Result.Error.Path).With(probe.ReceiptEvidence("receipt", r))

@@ -454,7 +454,9 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		r := pg.Do(a.ID, args)
-		if o := requestsNormalised(a.ID, pg.Harness.Confirmations(), defaults, r); o != nil {
+		confirmations := pg.Harness.Confirmations()
+		pg.Close()
+		if o := requestsNormalised(a.ID, confirmations, defaults, r); o != nil {
 			return *o
 		}
 		if !r.Result.OK {
@@ -514,11 +516,14 @@ func flowDefaults(p *probe.Probe, a receipt.ActionInfo, defaults map[string]any)
 			b := probe.Broken(err)
 			return &b, ""
 		}
-		if rs[i] = pg.Do(a.ID, call); !rs[0].Result.OK {
+		rs[i] = pg.Do(a.ID, call)
+		confirmations := pg.Harness.Confirmations()
+		pg.Close()
+		if !rs[0].Result.OK {
 			return nil, ""
 		}
 		if i == 1 {
-			if o := requestsNormalised(a.ID, pg.Harness.Confirmations(), defaults, rs[1]); o != nil {
+			if o := requestsNormalised(a.ID, confirmations, defaults, rs[1]); o != nil {
 				return o, ""
 			}
 		}
@@ -614,6 +619,7 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 				o := probe.Broken(err)
 				return call{}, &o
 			}
+			defer pg.Close()
 			c := call{url: sc.URL, action: sc.Action}
 			c.runs = pg.Around(func() { c.r = pg.Do(sc.Action, args) })
 			return c, nil

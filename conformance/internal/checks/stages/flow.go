@@ -644,6 +644,7 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 		r := a.Do(src.flow.ID, src.args)
 		handle := r.Result.Resume
 		if handle == "" {
+			a.Close()
 			tried = append(tried, fmt.Sprintf("%s: %s, no resume handle", src.what, probe.Got(r)))
 			continue
 		}
