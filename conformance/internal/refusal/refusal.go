@@ -337,6 +337,9 @@ func planNoArgs(p *probe.Probe) (*probe.PlannedCall, string) {
 // to check), then one that does. Each must fail INVALID_PARAMS at "/".
 // Over WebMCP a tool's input is always an object: not probed there.
 func planNotObject(p *probe.Probe) (*probe.PlannedCall, string) {
+	if p.Transport == glasstest.TransportWebMCP {
+		return nil, "a WebMCP tool's input is always a JSON object, so arguments that are a JSON array cannot be sent over webmcp"
+	}
 	var bare, props string
 	for _, a := range p.Candidates() {
 		s, err := params.ParseSchema(a.Params)
