@@ -96,6 +96,8 @@ func (o *slotOwner) Gone(crashed bool) {
 	}
 }
 
+func (o *slotOwner) Dialog(d playwright.Dialog) { (*Page)(o).onDialog(d) }
+
 // Navigation counts a navigation once the main frame commits the one it
 // requested: a same-document URL change (pushState, a new fragment) makes
 // no request and is no navigation away.

@@ -31,6 +31,9 @@ type Owner interface {
 	// Navigation: the main frame requested a navigation (committed
 	// false), or committed one.
 	Navigation(committed bool)
+	// Dialog: the page opened a native dialog (alert, confirm, prompt,
+	// beforeunload), which the owner must answer.
+	Dialog(d playwright.Dialog)
 }
 
 // Slot is a browser context and its one page.
@@ -117,6 +120,17 @@ func (s *Slot) Attach() (playwright.Page, error) {
 	pg.OnFrameNavigated(func(f playwright.Frame) {
 		if o := s.Owner(); o != nil && f.ParentFrame() == nil {
 			o.Navigation(true)
+		}
+	})
+	// A dialog with no owner to answer it is answered as Playwright does
+	// when no one listens: leaving the page is allowed, the rest dismissed.
+	pg.OnDialog(func(d playwright.Dialog) {
+		if o := s.Owner(); o != nil {
+			o.Dialog(d)
+		} else if d.Type() == "beforeunload" {
+			_ = d.Accept()
+		} else {
+			_ = d.Dismiss()
 		}
 	})
 	return pg, nil
