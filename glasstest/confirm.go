@@ -10,7 +10,6 @@ import (
 	"github.com/glassworks/glass/internal/hostlog"
 	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
-	playwright "github.com/mxschmitt/playwright-go"
 )
 
 // recordFull is the denial of a confirmation request once the host's
@@ -188,40 +187,14 @@ func (p *Page) secretsFor(call *pendingCall) map[string]string {
 	return secrets
 }
 
-// onDialog answers a native dialog the page opened (a page's own
-// window.confirm in the handler of a button the runtime pressed, an alert,
-// a prompt) as the user the host stands for would, so that no dialog
-// blocks the page: a confirm is accepted only while a call is in flight
-// whose confirmation the host approved (the user approved the operation,
-// and the page asks again), and dismissed otherwise, as Playwright does
-// when no one answers; an alert is closed, a prompt cancelled, and leaving
-// the page allowed.
-func (p *Page) onDialog(d playwright.Dialog) {
-	switch d.Type() {
-	case "alert", "beforeunload":
-		_ = d.Accept()
-	case "confirm":
-		if p.approvedInFlight() {
-			_ = d.Accept()
-		} else {
-			_ = d.Dismiss()
-		}
-	default:
-		_ = d.Dismiss()
-	}
-}
-
 // approvedInFlight tells whether the host approved a confirmation of a
 // call that has not returned yet.
 func (p *Page) approvedInFlight() bool {
-	p.mu.Lock()
-	inFlight := make(map[string]bool, len(p.pending))
-	for id := range p.pending {
-		inFlight[id] = true
-	}
-	p.mu.Unlock()
 	for _, rec := range p.hostLog.Confirmations() {
-		if rec.Approved && inFlight[rec.Request.ExecutionID] {
+		p.mu.Lock()
+		_, inFlight := p.pending[rec.Request.ExecutionID]
+		p.mu.Unlock()
+		if rec.Approved && inFlight {
 			return true
 		}
 	}

@@ -96,7 +96,7 @@ func (o *slotOwner) Gone(crashed bool) {
 	}
 }
 
-func (o *slotOwner) Dialog(d playwright.Dialog) { (*Page)(o).onDialog(d) }
+func (o *slotOwner) ConfirmApproved() bool { return (*Page)(o).approvedInFlight() }
 
 // Navigation counts a navigation once the main frame commits the one it
 // requested: a same-document URL change (pushState, a new fragment) makes

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/glassworks/glass/internal/devserver"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
@@ -58,10 +59,10 @@ func TestDevServerOutputIsScrubbedOfSensitiveValues(t *testing.T) {
 func TestScrubbedTailLeavesOutTheLineItCuts(t *testing.T) {
 	const secret = "tail-s3cret-value"
 	set := scrub.New(secret)
-	// The cut, reportedOutput bytes from the end, falls inside the value.
-	end := "\n" + strings.Repeat("x", reportedOutput-8) + "\nlast line\n"
+	// The cut, devserver.ReportedOutput bytes from the end, falls inside the value.
+	end := "\n" + strings.Repeat("x", devserver.ReportedOutput-8) + "\nlast line\n"
 	out := "first line\nthe value " + secret + end
-	got := scrubbedTail(out, false, set)
+	got := devserver.ScrubbedTail(out, false, set)
 	if strings.Contains(got, secret[len(secret)-5:]) || strings.Contains(got, "the value") {
 		t.Errorf("the tail keeps the cut line: %q", got[:40])
 	}
@@ -70,11 +71,11 @@ func TestScrubbedTailLeavesOutTheLineItCuts(t *testing.T) {
 	}
 
 	// The output buffer cut it already: the first line goes.
-	if got := scrubbedTail("3cret-value\nnext\n", true, set); got != "…\nnext\n" {
+	if got := devserver.ScrubbedTail("3cret-value\nnext\n", true, set); got != "…\nnext\n" {
 		t.Errorf("tail of a cut buffer = %q", got)
 	}
 	// Short and whole: kept whole, scrubbed.
-	if got := scrubbedTail("a "+secret+"\n", false, set); got != "a "+receipt.Masked+"\n" {
+	if got := devserver.ScrubbedTail("a "+secret+"\n", false, set); got != "a "+receipt.Masked+"\n" {
 		t.Errorf("tail = %q", got)
 	}
 }

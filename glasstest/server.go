@@ -2,7 +2,6 @@ package glasstest
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -10,8 +9,6 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/glassworks/glass/internal/devserver"
-	"github.com/glassworks/glass/internal/scrub"
-	"github.com/glassworks/glass/receipt"
 )
 
 // The dev-server processes live in internal/devserver; here are their
@@ -124,9 +121,6 @@ func (d *DevServer) report() {
 	ginkgo.AddReportEntry("glass dev server output", d.entry(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 }
 
-// reportedOutput bounds the tail of a server's output in a report entry.
-const reportedOutput = 64 << 10
-
 // entry is the report entry of the server: the tail of its output with the
 // sensitive values of every call of the process removed (the app may log
 // what a page sent it).
@@ -135,27 +129,8 @@ func (d *DevServer) entry() ServerOutput {
 		Command: d.Command,
 		URL:     d.URL,
 		Exited:  d.Exited(),
-		Output:  scrubbedTail(d.Output(), len(d.Output()) >= devserver.MaxOutput, processSecrets.Set()),
+		Output:  devserver.ScrubbedTail(d.Output(), len(d.Output()) >= devserver.MaxOutput, processSecrets.Set()),
 	}
-}
-
-// scrubbedTail is the last reportedOutput bytes of out with every value of
-// secrets replaced. The whole output is scrubbed before it is cut, and the
-// line the cut falls in (or the one the output buffer already cut, when
-// cut is set) is left out: what is left of a value cut in two is no
-// spelling of it, and would show its end.
-func scrubbedTail(out string, cut bool, secrets *scrub.Set) string {
-	out = secrets.ReplaceString(out, receipt.Masked)
-	if len(out) > reportedOutput {
-		out, cut = out[len(out)-reportedOutput:], true
-	}
-	if !cut {
-		return out
-	}
-	if i := strings.IndexByte(out, '\n'); i >= 0 {
-		return "…\n" + out[i+1:]
-	}
-	return "…"
 }
 
 // ServerOutput is the value of the "glass dev server output" report entry.

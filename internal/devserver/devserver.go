@@ -14,10 +14,13 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/glassworks/glass/internal/proc"
+	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/receipt"
 )
 
 // DefaultReadyTimeout bounds the wait for an external dev server to answer
@@ -225,4 +228,26 @@ func FreePort() (int, error) {
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	return strconv.Atoi(port)
+}
+
+// ReportedOutput bounds the tail of a server's output in a report entry.
+const ReportedOutput = 64 << 10
+
+// ScrubbedTail is the last ReportedOutput bytes of out with every value of
+// secrets replaced. The whole output is scrubbed before it is cut, and the
+// line the cut falls in (or the one the output buffer already cut, when
+// cut is set) is left out: what is left of a value cut in two is no
+// spelling of it, and would show its end.
+func ScrubbedTail(out string, cut bool, secrets *scrub.Set) string {
+	out = secrets.ReplaceString(out, receipt.Masked)
+	if len(out) > ReportedOutput {
+		out, cut = out[len(out)-ReportedOutput:], true
+	}
+	if !cut {
+		return out
+	}
+	if i := strings.IndexByte(out, '\n'); i >= 0 {
+		return "…\n" + out[i+1:]
+	}
+	return "…"
 }

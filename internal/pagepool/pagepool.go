@@ -31,9 +31,9 @@ type Owner interface {
 	// Navigation: the main frame requested a navigation (committed
 	// false), or committed one.
 	Navigation(committed bool)
-	// Dialog: the page opened a native dialog (alert, confirm, prompt,
-	// beforeunload), which the owner must answer.
-	Dialog(d playwright.Dialog)
+	// ConfirmApproved: the host approved the confirmation of a call still
+	// in flight (a native confirm the page opens now is then accepted).
+	ConfirmApproved() bool
 }
 
 // Slot is a browser context and its one page.
@@ -122,14 +122,23 @@ func (s *Slot) Attach() (playwright.Page, error) {
 			o.Navigation(true)
 		}
 	})
-	// A dialog with no owner to answer it is answered as Playwright does
-	// when no one listens: leaving the page is allowed, the rest dismissed.
+	// The page's own dialogs are answered as the user the host stands for
+	// would, so that none blocks the page: a confirm is accepted only while
+	// a call is in flight whose confirmation the host approved (the user
+	// approved the operation, and the page asks again), and dismissed
+	// otherwise, as Playwright does when no one answers; an alert is
+	// closed, a prompt cancelled, leaving the page allowed.
 	pg.OnDialog(func(d playwright.Dialog) {
-		if o := s.Owner(); o != nil {
-			o.Dialog(d)
-		} else if d.Type() == "beforeunload" {
+		switch o := s.Owner(); d.Type() {
+		case "alert", "beforeunload":
 			_ = d.Accept()
-		} else {
+		case "confirm":
+			if o != nil && o.ConfirmApproved() {
+				_ = d.Accept()
+				return
+			}
+			_ = d.Dismiss()
+		default:
 			_ = d.Dismiss()
 		}
 	})
