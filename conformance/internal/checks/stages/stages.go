@@ -310,7 +310,7 @@ func RevealAfterConfirmation(p *probe.Probe) probe.Outcome {
 func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 	scs := p.Manifest().Reveals
 	if len(scs) == 0 {
-		return probe.NotProbed("needs a manifest entry under reveals naming an element action whose reveal shows its target and one whose reveal leaves it hidden (see docs/manifest.md)")
+		return probe.NotProbed("needs a manifest entry under reveals naming an element action whose reveal shows its target, or one whose reveal leaves it hidden (one of each probes both outcomes; see docs/manifest.md)")
 	}
 	var judged []string
 	for _, sc := range scs {
