@@ -33,6 +33,7 @@ const (
 	RefNoArgs      = "no arguments for required fields"
 	RefNotObject   = "arguments that are not an object"
 	RefFraction    = "fraction for an integer"
+	RefNull        = "null for a typed parameter"
 	RefDenied      = "denied confirmation"
 	RefNoChannel   = "no confirmation channel"
 	// RefMalformedApproval is a confirmation answered {"approved": "1"}:
@@ -59,6 +60,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefMissing, Code: receipt.CodeInvalidParams, Plan: planMissing},
 	{Kind: RefWrongType, Code: receipt.CodeInvalidParams, Plan: planWrongType},
 	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
+	{Kind: RefNull, Code: receipt.CodeInvalidParams, Plan: planNull},
 	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
 	{Kind: RefNotObject, Code: receipt.CodeInvalidParams, Plan: planNotObject},
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
@@ -314,6 +316,18 @@ func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
 			return nil, "", false
 		}
 		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+	})
+}
+
+// planNull passes null for a parameter whose declared types leave null
+// out: a value of the wrong type, which a runtime that skips the type
+// check of a missing-looking value lets through.
+func planNull(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "a declared type other than null", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if len(prop.Types()) == 0 || prop.HasType("null") || len(prop.Enum) > 0 {
+			return nil, "", false // an enum refuses null anyway: the type check would not show
+		}
+		return nil, fmt.Sprintf("null for %q, declared %s", name, strings.Join(prop.Types(), " or ")), true
 	})
 }
 
