@@ -192,8 +192,9 @@ const probeHandoffTimeout = 4321 * time.Millisecond // not a contract bound
 const otherHandoffStatus = "done"
 
 // HandoffOutcome answers each hand-off every way a user can — without
-// doing the step — and checks the code each answer maps to; the first
-// hand-off also gets an answer of another status (HANDOFF_FAILED). A
+// doing the step — and checks the code each answer maps to; one hand-off
+// (the first without a check, else the first) also gets an answer of
+// another status (HANDOFF_FAILED). A
 // "completed" the user never performed succeeds only when the hand-off
 // declares no check; with one, the check cannot be observed:
 // HANDOFF_FAILED.
@@ -203,10 +204,20 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 		return noHandoff(why)
 	}
 	var judged []string
+	// An answer with another status counts as failed (§6.3). It goes to
+	// the first hand-off that declares no check, if one does: with a check
+	// the user never performed, a runtime that took the answer for
+	// completed would fail HANDOFF_FAILED all the same.
+	other := 0
+	for i, h := range hs {
+		if h.action.Expect == "" {
+			other = i
+			break
+		}
+	}
 	for i, h := range hs {
 		answers := h.outcomes
-		if i == 0 {
-			// An answer with another status counts as failed (§6.3).
+		if i == other {
 			answers = append(slices.Clip(answers), otherHandoffStatus)
 		}
 		for _, answer := range answers {
