@@ -3,7 +3,6 @@ package surface
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/glassworks/glass/internal/readlimit"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -121,7 +121,7 @@ func ReadFile(path string) ([]byte, error) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("surface: read %q: %w", path, ErrNotRegular)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	b, err := readlimit.ReadAll(f, MaxFileBytes, readlimit.Within)
 	if err != nil {
 		return nil, fmt.Errorf("surface: read %q: %w", path, pathErr(err))
 	}

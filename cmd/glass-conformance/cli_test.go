@@ -542,6 +542,9 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 		fmt.Fprint(w, `{"hello":"world"}`)
 	}))
 	notFound := serve(t, http.NotFoundHandler())
+	hugeReject := serve(t, htmlPage(`<!doctype html><title>huge</title><script>
+globalThis.glassRuntime = { protocol: "glass.page/v1", ready: () => Promise.reject(new Error("boom " + "x".repeat(1 << 20))), snapshot: () => ({}), execute: () => ({}) };
+</script><p>huge</p>`))
 	todo := serve(t, mutants.ProvingPage())
 	// A path below a regular file cannot be created, even by root.
 	aFile := write(t, "plain-file", "x")
@@ -595,6 +598,7 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 		{"unwritable artifacts directory", []string{"run", "--artifacts", filepath.Join(aFile, "arts")}, `--artifacts "` + filepath.Join(aFile, "arts") + `": cannot write there: not a directory`},
 		{"unwritable HTML report", []string{"run", "--html", filepath.Join(aFile, "out.html")}, `--html "` + filepath.Join(aFile, "out.html") + `": cannot write the report: not a directory`},
 		{"rules with an argument", []string{"rules", "extra"}, `unexpected argument "extra"`},
+		{"ready() rejecting with a megabyte", []string{"surface", "--url", hugeReject, "-o", filepath.Join(t.TempDir(), "s.json")}, "boom xxx"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -608,6 +612,9 @@ globalThis.glassRuntime = { protocol: "glass.page/v2", ready: () => Promise.reso
 			if tc.args != nil {
 				if lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1; lines != 1 {
 					t.Errorf("want one line on stderr, got %d:\n%s", lines, r.stderr)
+				}
+				if len(r.stderr) > 2100 {
+					t.Errorf("want a short line on stderr, got %d bytes", len(r.stderr))
 				}
 			}
 		})

@@ -87,12 +87,16 @@ func launch(stderr io.Writer) (*glasstest.Browser, error) {
 	return glasstest.Launch(cfg)
 }
 
+// maxErrorLine bounds a usage or set-up error's line (not a contract bound).
+const maxErrorLine = 2000
+
 // failLine prints one line of a usage or set-up error and returns exit
 // code 2. The message may quote the page (a set-up error names what its
-// runtime threw), so it is shown as receipt.PrintableText shows page text,
-// and a newline in it is shown as \n: the error stays one line.
+// runtime threw, a server's status line), so it is shown as
+// receipt.PrintableText shows page text, a newline in it is shown as \n,
+// and it is cut at maxErrorLine bytes: the error stays one short line.
 func failLine(stderr io.Writer, prefix, format string, args ...any) int {
-	msg := receipt.PrintableText(fmt.Sprintf(format, args...))
+	msg := receipt.Clip(receipt.PrintableText(fmt.Sprintf(format, args...)), maxErrorLine)
 	fmt.Fprintf(stderr, "%s%s\n", prefix, strings.ReplaceAll(msg, "\n", `\n`))
 	return exitUsage
 }

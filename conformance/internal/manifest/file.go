@@ -3,9 +3,10 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
+
+	"github.com/glassworks/glass/internal/readlimit"
 )
 
 // MaxFileSize is the most bytes a manifest or a baseline may hold: far
@@ -44,7 +45,7 @@ func readFile(file string) ([]byte, error) {
 	if err := regular(st); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	b, err := readlimit.ReadAll(f, MaxFileSize, readlimit.Within)
 	if err != nil {
 		return nil, pathErr(err)
 	}

@@ -1,0 +1,43 @@
+// Package readlimit reads what a user names as a file — a manifest, a
+// baseline, a surface — within a size and a time: a path can name a file
+// the kernel makes up as it is read (/proc/kmsg reads as a regular file of
+// size 0 and blocks until the kernel logs), and a command that reads its
+// input must end.
+package readlimit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Within bounds the read of one input file: a file on disk reads in
+// microseconds; one that has said nothing for this long never will.
+const Within = 10 * time.Second
+
+// ErrStalled is returned when the read did not end within its bound.
+var ErrStalled = errors.New("the read did not end")
+
+// ReadAll reads r to its end, at most limit+1 bytes (so that a caller can
+// tell a file over its limit), within d. When the read stalls, the
+// goroutine reading it is left blocked and the caller gets ErrStalled.
+func ReadAll(r io.Reader, limit int64, d time.Duration) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		done <- result{b, err}
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		return res.b, res.err
+	case <-timer.C:
+		return nil, fmt.Errorf("%w within %v: it is not a file on disk (a device or a file the kernel makes up as it is read?)", ErrStalled, d)
+	}
+}
