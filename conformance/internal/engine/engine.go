@@ -121,6 +121,17 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 		rep.CallsChecked = rep.CallsUncheckable == ""
 		rep.Notes = append(rep.Notes, notes...)
 	}
+	// Every text the page can have put a probe's secret in, hidden again
+	// now that the run knows every secret it passed: a note or a set-up
+	// reason computed before the secret was given can quote it, when the
+	// page keeps what one load was given and shows it in the next.
+	for i, n := range rep.Notes {
+		rep.Notes[i] = s.Hide(report.Finding{Message: n}).Message
+	}
+	rep.CallsUncheckable = s.Hide(report.Finding{Message: rep.CallsUncheckable}).Message
+	for i, f := range rep.Findings {
+		rep.Findings[i] = s.Hide(f)
+	}
 	key := func(f report.Finding) int {
 		return index[f.Rule.ID]*(len(cfg.Transports)+1) + transportIndex(cfg.Transports, f.Transport)
 	}
