@@ -167,7 +167,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	breaking := false
 	if gate != nil {
-		if breaking, err = gate.check(b, pageURL, f.artifacts, stdout); err != nil {
+		if breaking, err = gate.check(b, pageURL, f.artifacts, stdout, rep.Hide); err != nil {
 			return fail("%v", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,8 +56,8 @@ func loadSurfaceGate(file string, update bool) (*surfaceGate, error) {
 // baseline instead. Under artifacts (when not empty) it keeps the live
 // surface and the comparison's reports in surface/. It returns whether a
 // breaking difference fails the run, or a set-up error.
-func (g *surfaceGate) check(b *glasstest.Browser, pageURL, artifacts string, stdout io.Writer) (breaking bool, err error) {
-	live, err := liveSurface(b, pageURL)
+func (g *surfaceGate) check(b *glasstest.Browser, pageURL, artifacts string, stdout io.Writer, hide func(string) string) (breaking bool, err error) {
+	live, err := liveSurfaceHidden(b, pageURL, hide)
 	if err != nil {
 		return false, fmt.Errorf("capability surface: %s", oneLine(err))
 	}
@@ -120,4 +121,30 @@ func writeSurfaceArtifacts(dir, baseline string, live *surface.Surface, rep *sur
 		}
 	}
 	return nil
+}
+
+// liveSurfaceHidden is liveSurface after a run: the page may show a value
+// the run's probes passed it (a description that names the last search),
+// so the snapshot goes through the run's hide before it becomes the
+// surface Glass prints and keeps.
+func liveSurfaceHidden(b *glasstest.Browser, pageURL string, hide func(string) string) (*surface.Surface, error) {
+	page, err := glasstest.OpenPage(b, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	defer page.Close()
+	snap, err := page.TrySnapshot()
+	if err != nil {
+		return nil, err
+	}
+	if hide != nil {
+		text, err := json.Marshal(snap)
+		if err != nil {
+			return nil, err
+		}
+		if snap, err = receipt.DecodeSnapshot([]byte(hide(string(text)))); err != nil {
+			return nil, err
+		}
+	}
+	return surface.FromSnapshot(snap)
 }

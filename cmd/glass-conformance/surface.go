@@ -127,16 +127,7 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 // and returns its declared capability surface. It is the one call a
 // command needs to record a live page's surface (run --surface, init).
 func liveSurface(b *glasstest.Browser, pageURL string) (*surface.Surface, error) {
-	page, err := glasstest.OpenPage(b, pageURL)
-	if err != nil {
-		return nil, err
-	}
-	defer page.Close()
-	snap, err := page.TrySnapshot()
-	if err != nil {
-		return nil, err
-	}
-	return surface.FromSnapshot(snap)
+	return liveSurfaceHidden(b, pageURL, nil)
 }
 
 func surfaceDiffCmd(args []string, stdout, stderr io.Writer) int {

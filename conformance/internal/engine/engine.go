@@ -129,6 +129,7 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 		rep.Notes[i] = s.Hide(report.Finding{Message: n}).Message
 	}
 	rep.CallsUncheckable = s.Hide(report.Finding{Message: rep.CallsUncheckable}).Message
+	rep.Hide = func(t string) string { return s.Hide(report.Finding{Message: t}).Message }
 	for i, f := range rep.Findings {
 		rep.Findings[i] = s.Hide(f)
 	}

@@ -85,6 +85,10 @@ type Report struct {
 	// false.
 	CallsUncheckable string  `json:"-"`
 	Seconds          float64 `json:"seconds"`
+	// Hide replaces, in a text, every secret the run's probes passed, in
+	// every spelling, as the report's own texts show them: for what the
+	// caller writes about the page after the run (nil: nothing to hide).
+	Hide func(string) string `json:"-"`
 }
 
 // Count returns how many findings have verdict v.
