@@ -131,7 +131,7 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 	rep.CallsUncheckable = s.Hide(report.Finding{Message: rep.CallsUncheckable}).Message
 	rep.Hide = func(t string) string { return s.Hide(report.Finding{Message: t}).Message }
 	for i, f := range rep.Findings {
-		rep.Findings[i] = s.Hide(f)
+		rep.Findings[i] = s.Hide(f).Bounded()
 	}
 	key := func(f report.Finding) int {
 		return index[f.Rule.ID]*(len(cfg.Transports)+1) + transportIndex(cfg.Transports, f.Transport)
