@@ -6,11 +6,12 @@
 // confirmation request or a hand-off request, the runtime must write
 // "[sensitive]" (sensitive.never-echoed). Each call is made on a fresh
 // page, approved, with the host answering a hand-off cancelled (and the
-// first whose value the page showed, masked, twice more on one page, the
-// last time with the value typed twice into one string: twice); the value
-// is looked for in every spelling internal/scrub knows, in the runtime's
-// own documents (the host masks what it records, and says when it had
-// to).
+// first whose value the page showed, masked, again on one page with
+// another value, typed twice into one string, typed in each spelling
+// CONTRACT.md §6.3 lists, and with a value of three letters: twice); the
+// value is looked for in every spelling internal/scrub knows (a typed
+// spelling as it was typed), in the runtime's own documents (the host
+// masks what it records, and says when it had to).
 //
 // The calls are made one by one as a check walks them (Each), once per
 // run and transport; a check that stops at a leak leaves the rest for the
@@ -22,9 +23,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"maps"
 	"math"
+	"net/url"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
@@ -33,6 +38,7 @@ import (
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Call is one call of the echo probe and where the value showed.
@@ -269,12 +275,18 @@ func snapshotJSON(pg *probe.Page) ([]byte, error) {
 // another value: the runtime masks a value from the call that restored it
 // on (CONTRACT.md §6.3), so the first value must not show in the second
 // call's receipt or in the snapshot after it, though the second call did
-// not pass it; then a third time with the first value typed twice into
-// each of the string parameters.
+// not pass it. Then, with no placeholder, the second value is typed into
+// each of the string parameters twice into one string (every occurrence
+// is masked, not the first in a string only), and the first value, which
+// has a non-ASCII letter so that its normalisation forms differ, in each
+// spelling sensitive.never-echoed names, one call each (the page shows
+// what it is given; the runtime must mask the value however it appears).
+// Last, a value of three letters is restored: a short value is masked
+// too.
 func twice(p *probe.Probe, pl plan) (Call, error) {
 	q := p.Sibling(p.Transport)
 	defer q.Close()
-	first, second := q.FreshSecret(), q.FreshSecret()
+	first, second := q.FreshAccentedSecret(), q.FreshSecret()
 	pg, err := q.Open("", glasstest.Approve(),
 		glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffCancelled }))
 	if err != nil {
@@ -284,35 +296,130 @@ func twice(p *probe.Probe, pl plan) (Call, error) {
 	r, byRuntime := pg.DoAnswered(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, second))
 	c := Call{Action: pl.action, Params: pl.params, Receipt: r, ByRuntime: byRuntime}
 	set := scrub.New(first)
-	if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && set.Contains(rj) {
-		c.Leak, c.Evidence = "the receipt of a second call with another value (the first call's value)", string(rj)
-		return c, nil
+	// leaked judges a call's receipt and the snapshot after it with
+	// shows, and keeps the first that shows the value.
+	leaked := func(r *receipt.Receipt, byRuntime bool, shows func([]byte) bool, what string) (bool, error) {
+		if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && shows(rj) {
+			c.Receipt, c.Leak, c.Evidence = r, "the receipt of "+what, string(rj)
+			return true, nil
+		}
+		sj, err := snapshotJSON(pg)
+		if err != nil {
+			return false, err
+		}
+		if shows(sj) {
+			c.Receipt, c.Leak, c.Evidence = r, "the snapshot after "+what, string(sj)
+			return true, nil
+		}
+		return false, nil
 	}
-	sj, err := snapshotJSON(pg)
+	if l, err := leaked(r, byRuntime, set.Contains, "a second call with another value (the first call's value)"); l || err != nil {
+		return c, err
+	}
+	// typeIn calls the action with text in each of the string parameters.
+	typeIn := func(text string) (*receipt.Receipt, bool) {
+		typed := maps.Clone(pl.args)
+		for _, k := range pl.params {
+			typed[k] = text
+		}
+		return pg.DoAnswered(pl.action.ID, typed)
+	}
+	// The second value (ASCII: every normalisation form of it is itself)
+	// typed twice into one string, looked for in every spelling.
+	r, byRuntime = typeIn(second + " " + second)
+	if l, err := leaked(r, byRuntime, scrub.New(second).Contains, "a later call that typed the second call's value twice into one string"); l || err != nil {
+		return c, err
+	}
+	// Each spelling of the first value, in quotes (as text around it, so
+	// that the string is no spelling of anything as a whole), looked for
+	// as it was typed: the page may spell it again (percent-encode what
+	// was typed percent-encoded), and a spelling of a spelling is not one
+	// the rule names.
+	for _, sp := range typedSpellings(first) {
+		r, byRuntime = typeIn(`"` + sp.text + `"`)
+		shows := func(doc []byte) bool { return showsVerbatim(doc, sp.text) }
+		if l, err := leaked(r, byRuntime, shows, "a later call that typed the first call's value "+sp.how); l || err != nil {
+			return c, err
+		}
+	}
+	// A short value, unless the page already shows those letters.
+	before, err := snapshotJSON(pg)
 	if err != nil {
 		return Call{}, err
 	}
-	if set.Contains(sj) {
-		c.Leak, c.Evidence = "the snapshot after a second call with another value (the first call's value)", string(sj)
+	short := q.FreshShortSecret()
+	if scrub.New(short).Contains(before) {
 		return c, nil
 	}
-	// A third call types the first value twice into one string, with no
-	// placeholder: every occurrence is masked, not the first in a string
-	// only, however the value reached the page.
-	typed := maps.Clone(pl.args)
-	for _, k := range pl.params {
-		typed[k] = first + " " + first
+	r, byRuntime = pg.DoAnswered(pl.action.ID, pl.args, glasstest.Sensitive(params.SensitiveRef, short))
+	_, err = leaked(r, byRuntime, scrub.New(short).Contains, "a later call that restored a value of three letters")
+	return c, err
+}
+
+// spelling is a string to type and how it spells the value.
+type spelling struct{ text, how string }
+
+// typedSpellings lists the value spelt each way CONTRACT.md §6.3 lists for sensitive.never-echoed: in NFD;
+// percent-encoded in upper- and lower-case hex; escaped in JSON as Go
+// writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
+// it (every other character as one) and with both, in upper-case hex; as
+// HTML character references, named, decimal and hex.
+func typedSpellings(v string) []spelling {
+	pct := url.QueryEscape(v)
+	lower := regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(pct, strings.ToLower)
+	jsonEscaped := func(escape func(rune) bool, format string) string {
+		var b strings.Builder
+		for _, r := range v {
+			if escape(r) && r <= 0xffff {
+				fmt.Fprintf(&b, format, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
 	}
-	r, byRuntime = pg.DoAnswered(pl.action.ID, typed)
-	if rj, err := receipt.CanonicalJSON(r); err == nil && byRuntime && set.Contains(rj) {
-		c.Receipt, c.Leak, c.Evidence = r, "the receipt of a third call that typed the first call's value twice into one string", string(rj)
-		return c, nil
+	htmlChar := func(r rune) bool { return r == '<' || r == '>' || r == '&' }
+	nonASCII := func(r rune) bool { return r >= 0x80 }
+	var dec, hex strings.Builder
+	for _, r := range v {
+		fmt.Fprintf(&dec, "&#%d;", r)
+		fmt.Fprintf(&hex, "&#x%x;", r)
 	}
-	if sj, err = snapshotJSON(pg); err != nil {
-		return Call{}, err
+	return []spelling{
+		{norm.NFD.String(v), "in another normalisation form (NFD)"},
+		{pct, "percent-encoded"},
+		{lower, "percent-encoded in lower-case hex"},
+		{jsonEscaped(htmlChar, `\u%04x`), "escaped in JSON as Go writes it"},
+		{jsonEscaped(nonASCII, `\u%04x`), "escaped in JSON as an ASCII-only encoder writes it"},
+		{jsonEscaped(func(r rune) bool { return htmlChar(r) || nonASCII(r) }, `\u%04X`), "escaped in JSON with upper-case hex"},
+		{html.EscapeString(v), "as HTML character references"},
+		{dec.String(), "as decimal HTML character references"},
+		{hex.String(), "as hex HTML character references"},
 	}
-	if set.Contains(sj) {
-		c.Leak, c.Evidence = "the snapshot after a third call that typed the first call's value twice into one string", string(sj)
+}
+
+// showsVerbatim reports whether a string of the JSON document doc, or a
+// member name, holds text as it is.
+func showsVerbatim(doc []byte, text string) bool {
+	var v any
+	if json.Unmarshal(doc, &v) != nil {
+		return bytes.Contains(doc, []byte(text))
 	}
-	return c, nil
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			return strings.Contains(v, text)
+		case []any:
+			return slices.ContainsFunc(v, walk)
+		case map[string]any:
+			for k, m := range v {
+				if strings.Contains(k, text) || walk(m) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }

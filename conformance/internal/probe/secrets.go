@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"crypto/rand"
 	"strings"
 	"sync"
 
@@ -46,6 +47,39 @@ func (s *secretSet) fresh() string {
 // FreshSecret returns a new secret for a probe's sensitive argument, one
 // that the run's findings never show (see Session.Hide).
 func (p *Probe) FreshSecret() string { return p.s.secrets.fresh() }
+
+// FreshAccentedSecret returns a new secret that ends in a letter with a
+// diaeresis (U+00EB), whose normalisation forms differ; its ASCII part is
+// a secret too.
+func (p *Probe) FreshAccentedSecret() string {
+	v := p.s.secrets.fresh() + "\u00eb"
+	p.s.secrets.remember(v)
+	return v
+}
+
+// FreshShortSecret returns a new secret of three letters, none of which
+// is a hexadecimal digit (so that no id or hash of the page spells it).
+func (p *Probe) FreshShortSecret() string {
+	const letters = "jkqvwxz"
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	v := "Q" + string(b[1:])
+	p.s.secrets.remember(v)
+	return v
+}
+
+// remember adds v to the secrets the run's findings never show.
+func (s *secretSet) remember(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil {
+		s.set = map[string]bool{}
+	}
+	s.set[v] = true
+}
 
 // hide replaces every remembered secret in the finding's message and
 // evidence.

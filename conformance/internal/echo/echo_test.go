@@ -1,0 +1,44 @@
+package echo
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTypedSpellingsSpellTheValueEachWay(t *testing.T) {
+	var got []string
+	for _, sp := range typedSpellings("a<&\u00eb") {
+		got = append(got, sp.text)
+	}
+	want := []string{
+		"a<&e\u0308",
+		"a%3C%26%C3%AB",
+		"a%3c%26%c3%ab",
+		`a\u003c\u0026` + "\u00eb",
+		`a<&\u00eb`,
+		`a\u003C\u0026\u00EB`,
+		"a&lt;&amp;\u00eb",
+		"&#97;&#60;&#38;&#235;",
+		"&#x61;&#x3c;&#x26;&#xeb;",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("typedSpellings:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestShowsVerbatimLooksInStringsAndNames(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want bool
+	}{
+		{`{"records":[{"title":"say \"a%3c\" now"}]}`, true},
+		{`{"a%3c":1}`, true},
+		{`{"title":"a%3C"}`, false},
+		{`{"title":"[sensitive]"}`, false},
+		{`{"n":"a\u00253c"}`, true}, // JSON's own escape of the percent sign
+	} {
+		if got := showsVerbatim([]byte(c.doc), "a%3c"); got != c.want {
+			t.Errorf("showsVerbatim(%s) = %v, want %v", c.doc, got, c.want)
+		}
+	}
+}
