@@ -118,7 +118,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "args.invalid-params",
 		Phase: receipt.PhasePreflight,
 		Party: Runtime,
-		Must:  "Arguments that are valid JSON but break the action's params schema — a missing required field, a wrong type, a value outside an enum — MUST fail with INVALID_PARAMS at phase preflight, with result.error.path the JSON Pointer of the offending value, or for a missing required member the pointer of that member or of the object that lacks it; arguments the schema accepts, a value at an inclusive bound (minimum, maximum, minLength, maxLength) among them, MUST NOT fail with INVALID_PARAMS.",
+		Must:  "Arguments that are valid JSON but break the action's params schema — a missing required field, a wrong type, a value outside an enum or past a bound — MUST fail with INVALID_PARAMS at phase preflight, with result.error.path the JSON Pointer of the offending value, or for a missing required member the pointer of that member or of the object that lacks it; arguments the schema accepts, a value at an inclusive bound (minimum, maximum, minLength, maxLength) among them, MUST NOT fail with INVALID_PARAMS.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Decode and validate arguments\"",
 		Needs: "a page that declares an action whose params have a required field, a type or an enum",
 	},

@@ -34,8 +34,12 @@ const (
 	RefNotObject   = "arguments that are not an object"
 	RefFraction    = "fraction for an integer"
 	RefNull        = "null for a typed parameter"
-	RefDenied      = "denied confirmation"
-	RefNoChannel   = "no confirmation channel"
+	// RefBeyondNumber and RefBeyondLength are values past a bound the
+	// params declare (minimum or maximum; maxLength or minLength).
+	RefBeyondNumber = "number beyond its bound"
+	RefBeyondLength = "string beyond its length bound"
+	RefDenied       = "denied confirmation"
+	RefNoChannel    = "no confirmation channel"
 	// RefMalformedApproval is a confirmation answered {"approved": "1"}:
 	// not the boolean true, so a denial (CONTRACT.md §6.3), but true to a
 	// runtime that tests the member for truth or with ==.
@@ -61,6 +65,8 @@ var Refusals = []probe.Refusal{
 	{Kind: RefWrongType, Code: receipt.CodeInvalidParams, Plan: planWrongType},
 	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
 	{Kind: RefNull, Code: receipt.CodeInvalidParams, Plan: planNull},
+	{Kind: RefBeyondNumber, Code: receipt.CodeInvalidParams, Plan: planBeyondNumber},
+	{Kind: RefBeyondLength, Code: receipt.CodeInvalidParams, Plan: planBeyondLength},
 	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
 	{Kind: RefNotObject, Code: receipt.CodeInvalidParams, Plan: planNotObject},
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
@@ -317,6 +323,62 @@ func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
 		}
 		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
 	})
+}
+
+// beyondBy is how far past a numeric bound planBeyondNumber goes: far
+// enough that the number typed is one a message that quotes it shows
+// (failure.bounded), an integer so that it breaks no type.
+const beyondBy = 48271
+
+// planBeyondNumber passes a number past the minimum a parameter declares
+// (else past a maximum), of its type: a runtime that checks types but not
+// bounds lets it through.
+func planBeyondNumber(p *probe.Probe) (*probe.PlannedCall, string) {
+	pick := func(minimum bool) func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		return func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+			if len(prop.Types()) != 1 || !prop.HasType("number") && !prop.HasType("integer") || len(prop.Enum) > 0 {
+				return nil, "", false
+			}
+			switch {
+			case minimum && prop.Minimum != nil && math.Abs(*prop.Minimum) < 1e12:
+				v := math.Floor(*prop.Minimum) - beyondBy
+				return v, fmt.Sprintf("%v for %q, below its minimum %v", v, name, *prop.Minimum), true
+			case !minimum && prop.Maximum != nil && math.Abs(*prop.Maximum) < 1e12:
+				v := math.Ceil(*prop.Maximum) + beyondBy
+				return v, fmt.Sprintf("%v for %q, above its maximum %v", v, name, *prop.Maximum), true
+			}
+			return nil, "", false
+		}
+	}
+	if c, _ := planParam(p, "a minimum", pick(true)); c != nil {
+		return c, ""
+	}
+	return planParam(p, "a minimum or a maximum", pick(false))
+}
+
+// planBeyondLength passes a string one character longer than a maxLength
+// a parameter declares (else one shorter than a minLength).
+func planBeyondLength(p *probe.Probe) (*probe.PlannedCall, string) {
+	pick := func(maxLength bool) func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		return func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+			if len(prop.Types()) != 1 || !prop.HasType("string") || len(prop.Enum) > 0 || prop.Pattern != "" || prop.Format != "" {
+				return nil, "", false
+			}
+			switch {
+			case maxLength && prop.MaxLength != nil && *prop.MaxLength >= 0 && *prop.MaxLength < 1000: // not a contract bound: a string the probe builds
+				n := int(*prop.MaxLength) + 1
+				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, over its maxLength %d", n, name, n-1), true
+			case !maxLength && prop.MinLength != nil && *prop.MinLength >= 1 && *prop.MinLength <= 1000:
+				n := int(*prop.MinLength) - 1
+				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, under its minLength %d", n, name, n+1), true
+			}
+			return nil, "", false
+		}
+	}
+	if c, _ := planParam(p, "a maxLength", pick(true)); c != nil {
+		return c, ""
+	}
+	return planParam(p, "a maxLength or a minLength", pick(false))
 }
 
 // planNull passes null for a parameter whose declared types leave null

@@ -18,8 +18,8 @@ const typedMarker = "glassprobe"
 
 // typedInRefusals returns the values the caller typed in the refusals
 // whose failure text a runtime might be tempted to quote: the value of the
-// wrong type (its JSON text, when long enough not to be a word a message
-// uses anyway), judged in that call's own receipt (byCall, keyed by its
+// wrong type and the number past its bound (their JSON text, when long
+// enough not to be a word a message uses anyway), judged in that call's own receipt (byCall, keyed by its
 // executionId: a number such as 12345 may well appear in another call's
 // text, an unknown handle's for one, without having been typed there),
 // and the text of a call with arguments that are not JSON, which
@@ -27,12 +27,14 @@ const typedMarker = "glassprobe"
 // start (a WebMCP tool's input is always a JSON object).
 func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string) {
 	byCall = map[string][]string{}
-	if res, _, ok := p.Refuse(refusal.RefusalByKind(refusal.RefWrongType)); ok && res.Receipt != nil {
-		if m, isMap := res.Call.Args.(map[string]any); isMap {
-			if b, err := json.Marshal(m[res.Call.Field]); err == nil {
-				text := strings.Trim(string(b), `"`)
-				if id := res.Receipt.ExecutionID; len(text) >= 5 && id != "" {
-					byCall[id] = append(byCall[id], text)
+	for _, kind := range []string{refusal.RefWrongType, refusal.RefBeyondNumber} {
+		if res, _, ok := p.Refuse(refusal.RefusalByKind(kind)); ok && res.Receipt != nil {
+			if m, isMap := res.Call.Args.(map[string]any); isMap {
+				if b, err := json.Marshal(m[res.Call.Field]); err == nil {
+					text := strings.Trim(string(b), `"`)
+					if id := res.Receipt.ExecutionID; len(text) >= 5 && id != "" {
+						byCall[id] = append(byCall[id], text)
+					}
 				}
 			}
 		}
