@@ -417,7 +417,10 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 func Ticket(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	probed := 0
-	err := p.Each(probe.NeedsConfirmation, func(e *probe.Exercised) bool {
+	// A flow that needs no confirmation of its own asks again for a
+	// riskier step (CONTRACT.md §2.4): its calls are judged too.
+	asks := func(a receipt.ActionInfo) bool { return probe.NeedsConfirmation(a) || a.Kind == receipt.KindFlow }
+	err := p.Each(asks, func(e *probe.Exercised) bool {
 		for _, c := range e.Confirmations {
 			if !c.Approved {
 				continue
