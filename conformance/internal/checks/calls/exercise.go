@@ -698,6 +698,12 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 		default:
 			return probe.Failf("the snapshot gives %s the risk %q, want read, write or dangerous", a.ID, a.Risk)
 		}
+		// The snapshot reports the outcome as confirm (CONTRACT.md §2.4),
+		// and a dangerous action always asks.
+		if a.Risk == receipt.RiskDangerous && !a.Confirm && a.Kind != receipt.KindHandoff {
+			return probe.Failf("the snapshot gives %s the risk dangerous and confirm false: a dangerous action always asks, and the snapshot reports that outcome as confirm", a.ID).
+				With(probe.TextEvidence("descriptor", judge.JSONText(a)))
+		}
 	}
 	done := map[string]bool{}
 	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
