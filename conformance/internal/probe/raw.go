@@ -84,6 +84,35 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 	return r, nil
 }
 
+const emptyExecute = `async ([id, form]) => {
+  const args = form === "null" ? null : form === "undefined" ? undefined : "";
+  const r = await globalThis.glassRuntime.execute(id, args, {});
+  return typeof r === "string" ? r : JSON.stringify(r);
+}`
+
+// EmptyArgsForms are the argsJSON values that mean {} (CONTRACT.md §6.1),
+// as RawEmpty names them: the empty string, null and undefined.
+var EmptyArgsForms = []string{"", "null", "undefined"}
+
+// RawEmpty calls id through the runtime's global over the bridge with
+// argsJSON the JavaScript value form names (one of EmptyArgsForms: "" the
+// empty string, "null" null, "undefined" undefined), with no options, and
+// records the receipt in the run.
+func (pg *Page) RawEmpty(id, form string) (*receipt.Receipt, error) {
+	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), emptyExecute, []any{id, form})
+	if err != nil {
+		return nil, fmt.Errorf("execute %s: %w", id, err)
+	}
+	text, _ := v.(string)
+	r, err := receipt.Decode([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
+	}
+	a, declared := pg.p.Base().Action(id)
+	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw, no arguments)", ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
+	return r, nil
+}
+
 const concurrentExecute = `async ([id, args, options, n]) => {
   const rt = globalThis.glassRuntime;
   const calls = [];

@@ -115,6 +115,14 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		}
 		probed = append(probed, kind)
 	}
+	switch o, what, why := emptyArgs(p); {
+	case o != nil:
+		return *o
+	case what != "":
+		probed = append(probed, what)
+	default:
+		skipped = append(skipped, why)
+	}
 	if len(probed) == 0 {
 		return probe.NotProbed(strings.Join(skipped, "; "))
 	}
@@ -508,4 +516,62 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 		return probe.Pass().With(probe.TextEvidence("refused", refused...), probe.TextEvidence("not probed", refusal.RefNearJSON+": "+o.Message))
 	}
 	return probe.Pass().With(probe.TextEvidence("refused", refused...))
+}
+
+// emptyArgs calls, over the bridge and on one page, the first available
+// action whose params require nothing with argsJSON "", null and
+// undefined, each of which means {} (CONTRACT.md §6.1): the schema accepts
+// {}, so none may fail INVALID_ARGS or INVALID_PARAMS. It returns the
+// violation, or what was probed, or why nothing was.
+func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
+	const kind = "no arguments as an empty string, null and undefined"
+	if p.Transport != glasstest.TransportBridge {
+		return nil, "", kind + ": a WebMCP tool's input is always a JSON object"
+	}
+	var id string
+	for _, a := range p.Candidates() {
+		if s, err := params.ParseSchema(a.Params); err == nil && len(s.Required) == 0 && !p.Manifest().Skips(a.ID) {
+			id = a.ID
+			break
+		}
+	}
+	if id == "" {
+		return nil, "", kind + ": no available action's params leave every member optional"
+	}
+	type answer struct {
+		form string
+		r    *receipt.Receipt
+	}
+	v, err := p.Memo(fmt.Sprintf("%s|emptyArgs", p.Transport), func() (any, error) {
+		pg, err := p.Open("", glasstest.Deny())
+		if err != nil {
+			return nil, err
+		}
+		defer pg.Close()
+		var out []answer
+		for _, form := range probe.EmptyArgsForms {
+			r, err := pg.RawEmpty(id, form)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, answer{form, r})
+		}
+		return out, nil
+	})
+	if err != nil {
+		b := probe.Broken(err)
+		return &b, "", ""
+	}
+	for _, x := range v.([]answer) {
+		if c := x.r.Code(); c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams {
+			shown := x.form
+			if shown == "" {
+				shown = `""`
+			}
+			f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require nothing: it failed %s", id, shown, c).
+				With(probe.ReceiptEvidence("receipt", x.r))
+			return &f, "", ""
+		}
+	}
+	return nil, kind + " (" + id + ")", ""
 }
