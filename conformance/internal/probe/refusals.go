@@ -176,13 +176,17 @@ func PlanUnknown(p *Probe) (*PlannedCall, string) {
 			Describe: fmt.Sprintf("call of the folded tool %s with the record %q, which names no row (%s)", tool, UnknownRecord, id)}, ""
 	}
 	id := UndeclaredID(p.Base())
-	pc := &PlannedCall{ID: id, Undeclared: id, Describe: fmt.Sprintf("call of the undeclared id %q", id)}
-	// A declared id in another letter case is undeclared too: a runtime
-	// that resolves ids as a model might spell them runs what it names.
+	// The empty id is undeclared too (its receipt leaves result.action
+	// out, CONTRACT.md §2.2: an action id is never empty), and so is a
+	// declared id in another letter case: a runtime that resolves ids as
+	// a model might spell them runs what it names.
+	ids := []string{id, ""}
+	pc := &PlannedCall{ID: id, Undeclared: id, Describe: fmt.Sprintf("calls of the undeclared id %q and of the empty id", id)}
 	if v := judge.CaseVariant(p.Base()); v != "" {
-		pc.Describe = fmt.Sprintf("calls of the undeclared ids %q and %q (a declared id in another letter case)", id, v)
-		pc.IDsFrom = func(*Page, *Witness) ([]string, string, error) { return []string{id, v}, "", nil }
+		ids = []string{id, v, ""}
+		pc.Describe = fmt.Sprintf("calls of the undeclared ids %q and %q (a declared id in another letter case) and of the empty id", id, v)
 	}
+	pc.IDsFrom = func(*Page, *Witness) ([]string, string, error) { return ids, "", nil }
 	return pc, ""
 }
 
