@@ -33,7 +33,9 @@
 //     mathematical letters) are found too;
 //   - with invisible characters between its characters (zero-width space
 //     and joiners, soft hyphen, bidirectional controls, variation
-//     selectors: Unicode's default-ignorable code points; the line
+//     selectors: Unicode's default-ignorable code points, and every other
+//     format character, private-use, unassigned and noncharacter code
+//     point, what receipt.Invisible counts as showing nothing; the line
 //     continuations of CSS and JavaScript strings, a backslash before any
 //     line terminator of either, JavaScript's line and paragraph
 //     separators too; NUL, so an ASCII value

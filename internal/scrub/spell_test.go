@@ -57,7 +57,7 @@ func (s *speller) spell(value string, depth int) string {
 	for _, r := range v {
 		if !first && s.allowed("ignorable") && s.rng.IntN(6) == 0 && norm.NFKD.PropertiesString(string(r)).CCC() == 0 {
 			// Invisible characters between two characters of the value.
-			inv := []rune{0x200B, 0x200C, 0x200D, 0x00AD, 0x2060, 0xFEFF, 0x202E, 0xFE0F, 0}
+			inv := []rune{0x200B, 0x200C, 0x200D, 0x00AD, 0x2060, 0xFEFF, 0x202E, 0xFE0F, 0, 0xFFF9, 0x0600, 0xE000, 0x0378}
 			items = append(items, s.char(inv[s.rng.IntN(len(inv))], depth, false)...)
 		}
 		if !first && s.allowed("ignorable") && s.rng.IntN(8) == 0 && norm.NFKD.PropertiesString(string(r)).CCC() == 0 {

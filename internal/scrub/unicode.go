@@ -99,24 +99,27 @@ func (dc *decomposer) rune(r rune) []cp {
 	return d
 }
 
-// ignorable reports whether r is a default-ignorable code point: a
-// character with no glyph (zero-width space and joiners, soft hyphen,
-// bidirectional controls, variation selectors, tags). A page that puts
-// them between the characters of a value shows the value as it is, so the
-// matcher skips them there. So is NUL, which UTF-16 puts between the
-// characters of an ASCII value.
+// ignorable reports whether r shows nothing of itself between the
+// characters of a value: a default-ignorable code point (zero-width space
+// and joiners, soft hyphen, bidirectional controls, variation selectors,
+// tags), any other format character (the Arabic number signs, the
+// interlinear annotation controls, …), a private-use, unassigned or
+// noncharacter code point — every character receipt.Invisible counts as
+// showing nothing, white space aside. A page that puts them between the
+// characters of a value shows the value as it is, so the matcher skips
+// them there. So is NUL, which UTF-16 puts between the characters of an
+// ASCII value.
 func ignorable(r rune) bool {
 	if r == 0 {
 		return true
 	}
-	if r < 0xAD {
+	if r < 0xAD || unicode.Is(unicode.White_Space, r) {
 		return false
 	}
-	// Default_Ignorable_Code_Point, as Unicode derives it.
-	if unicode.Is(unicode.White_Space, r) || unicode.Is(unicode.Prepended_Concatenation_Mark, r) ||
-		r >= 0xFFF9 && r <= 0xFFFB || r >= 0x13430 && r <= 0x13440 {
-		return false
+	if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Co, r) {
+		return true
 	}
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
-		unicode.Is(unicode.Variation_Selector, r)
+	// Unassigned code points and noncharacters: in no category.
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cs)
 }

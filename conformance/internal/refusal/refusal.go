@@ -368,7 +368,7 @@ func planBeyondLength(p *probe.Probe) (*probe.PlannedCall, string) {
 			case maxLength && prop.MaxLength != nil && *prop.MaxLength >= 0 && *prop.MaxLength < 1000: // not a contract bound: a string the probe builds
 				n := int(*prop.MaxLength) + 1
 				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, over its maxLength %d", n, name, n-1), true
-			case !maxLength && prop.MinLength != nil && *prop.MinLength >= 1 && *prop.MinLength <= 1000:
+			case !maxLength && prop.MinLength != nil && *prop.MinLength >= 1 && *prop.MinLength <= 1000: // not a contract bound
 				n := int(*prop.MinLength) - 1
 				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, under its minLength %d", n, name, n+1), true
 			}
