@@ -20,9 +20,10 @@
 //   - HTML character references: decimal &#71;, hex &#x47; or &#X47;, with
 //     leading zeros, named (&amp; &eacute; &Aopf;), with or without the
 //     final ; where HTML reads them without it;
-//   - JSON nested in JSON any number of times, as JSON.stringify applied
-//     again and again writes it (\\u0047, \\\", \\\\\\\": runs of up to 64
-//     backslashes);
+//   - JSON nested in JSON up to seven levels deep, as JSON.stringify
+//     applied again and again writes it (\\u0047, \\\", \\\\\\\": runs of
+//     up to 64 backslashes; a longer run is read as none, which keeps a
+//     text of backslashes linear to scan);
 //   - any of these escapes nested in another, two levels deep: the
 //     characters of an escape spelt again (%2547, percent-encoding twice;
 //     \u0026#71;, an HTML reference in a JSON string as Go writes it;
