@@ -474,6 +474,27 @@ func planUndeclared(p *probe.Probe) (*probe.PlannedCall, string) {
 	return nil, "no available action declares params with additionalProperties false"
 }
 
+// PlanLongUndeclared is planUndeclared's call with a member name of
+// LongMemberChars characters: its JSON Pointer is longer than the bound
+// on error.path (failure.bounded), so the runtime must report a shorter
+// one, the object's.
+func PlanLongUndeclared(p *probe.Probe) *probe.PlannedCall {
+	c, _ := planUndeclared(p)
+	if c == nil {
+		return nil
+	}
+	args := c.Args.(map[string]any)
+	delete(args, undeclaredMember)
+	name := undeclaredMember + strings.Repeat("g", LongMemberChars-len(undeclaredMember))
+	args[name] = "x"
+	c.Field = name
+	c.Describe = fmt.Sprintf("call of %s with a member of %d characters, though its params say additionalProperties false", c.ID, LongMemberChars)
+	return c
+}
+
+// LongMemberChars is the length of PlanLongUndeclared's member name.
+const LongMemberChars = receipt.MaxTextChars + 100
+
 // planConfirmable finds an available action that needs confirmation, with
 // arguments its schema accepts.
 func planConfirmable(p *probe.Probe, opt glasstest.Option, what string) (*probe.PlannedCall, string) {

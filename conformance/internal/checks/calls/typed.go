@@ -39,6 +39,18 @@ func typedInRefusals(p *probe.Probe) (typed []string, byCall map[string][]string
 			}
 		}
 	}
+	// A member whose name makes its pointer longer than error.path's
+	// bound: the audit below judges the receipt's path.
+	if c := refusal.PlanLongUndeclared(p); c != nil {
+		_, _ = p.Memo(fmt.Sprintf("%s|failure.bounded|long-member", p.Transport), func() (any, error) {
+			pg, err := p.Open("", glasstest.Deny())
+			if err != nil {
+				return nil, err
+			}
+			defer pg.Close()
+			return pg.Do(c.ID, c.Args), nil
+		})
+	}
 	if p.Transport != glasstest.TransportBridge {
 		return typed, byCall
 	}
