@@ -189,6 +189,11 @@ func sanityRule(rule string) string {
 		// resolve.unknown-id also calls a declared id in another letter
 		// case, which a runtime that matches ids loosely resolves.
 		return "args.malformed-json"
+	case "protocol.no-throw":
+		// A mutant of it rejects malformed arguments, the empty id (which
+		// resolve.unknown-id calls) or an unknown handle: a denied call
+		// is none of those.
+		return "policy.denied"
 	}
 	// A webmcp rule is checked over WebMCP, and so is its sanity rule:
 	// protocol.global, which there needs the runtime installed, its global
