@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -290,5 +291,49 @@ Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze(Object.
 		if strings.ContainsRune(l, '\x1b') || len([]rune(l)) > 2+300*4 || !strings.HasPrefix(l, "  ") {
 			t.Errorf("a warning line that is not one printable, bounded line: %q", l)
 		}
+	}
+}
+
+// silentPage declares five read actions whose calls never answer.
+const silentPage = `<!doctype html><meta charset="utf-8"><title>Silent</title>
+<script>
+const P = "glass.page/v1";
+const acts = [1, 2, 3, 4, 5].map((i) => ({ id: "never" + i, description: "Never answers " + i, kind: "function", risk: "read", confirm: false, available: true }));
+Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze({
+  protocol: P, runtime: "silent/0", ready: () => Promise.resolve(true),
+  snapshot: () => ({ protocol: P, runtime: "silent/0", revision: 0, page: { id: "silent", url: location.href, title: document.title },
+    records: { total: 0, items: [], omitted: 0 }, actions: { items: acts, omitted: 0 }, state: {}, feedback: [] }),
+  execute: () => new Promise(() => {}),
+  resume: () => new Promise(() => {}),
+}), writable: false, configurable: true });
+</script>`
+
+// A page whose every call waits out the call bound would make init take
+// the bound once per action (hours on a page of hundreds): once the first
+// calls all end CALL_TIMEOUT, the rest get a short bound, and init says so.
+func TestInitOnAPageThatNeverAnswersShortensTheCallsLeft(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "glass-acceptance")
+	r := runBinary(t, "init", "--url", serve(t, htmlPage(silentPage)), "--dir", dir)
+	if r.code != 0 {
+		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := fmt.Sprintf("  the runtime answered none of %d calls within the call bound: each call left gets %v\n", initgen.SilentCalls, initgen.SilentTimeout)
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("init did not say it shortened the calls left (%q):\n%s", want, r.stdout)
+	}
+	actions, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		if !strings.Contains(string(actions), fmt.Sprintf("never%d", i)) {
+			t.Errorf("no spec for never%d:\n%s", i, actions)
+		}
+	}
+	if n := strings.Count(string(actions), "CALL_TIMEOUT at transport"); n != 5 {
+		t.Errorf("%d specs say their call ended CALL_TIMEOUT, want 5:\n%s", n, actions)
+	}
+	if n := strings.Count(string(actions), fmt.Sprintf("no answer from the page after %v", initgen.SilentTimeout)); n != 5-initgen.SilentCalls {
+		t.Errorf("%d calls had the short bound, want %d:\n%s", n, 5-initgen.SilentCalls, actions)
 	}
 }

@@ -44,17 +44,43 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 	if snap.Actions.Omitted > 0 {
 		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
 	}
+	// A runtime that answers none of the first SilentCalls calls within
+	// the call bound is taken as one that never answers: the calls left
+	// get SilentTimeout each, so that init ends in minutes on a page of
+	// hundreds of actions, not in hours (SECURITY.md).
+	silent, answered := 0, false
 	for _, sp := range plan.plan(snap) {
 		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableLine(sp.Action.ID))
-		got, err := callOnce(b, url, sp)
+		var opts []glasstest.CallOption
+		if !answered && silent >= SilentCalls {
+			if silent == SilentCalls {
+				fmt.Fprintf(progress, "  the runtime answered none of %d calls within the call bound: each call left gets %v\n", SilentCalls, SilentTimeout)
+			}
+			opts = append(opts, glasstest.Timeout(SilentTimeout))
+		}
+		got, err := callOnce(b, url, sp, opts...)
 		if err != nil {
 			return nil, err
+		}
+		if got.Code() == receipt.CodeCallTimeout {
+			silent++
+		} else {
+			answered = true
 		}
 		sp.Got = got
 		plan.Specs = append(plan.Specs, sp)
 	}
 	return plan, nil
 }
+
+// SilentCalls is how many calls in a row must end at the call bound
+// (CALL_TIMEOUT), with no answer before them, for init to take the runtime
+// as one that never answers.
+const SilentCalls = 3 // not a contract bound
+
+// SilentTimeout bounds each call init makes once it takes the runtime as
+// silent: long enough for a runtime that does answer to be seen answering.
+const SilentTimeout = 500 * time.Millisecond // not a contract bound
 
 // rowTool returns the name shared by the row actions of a's group, or ""
 // when a is not a row action: the tool the snapshot names, else the part
@@ -148,7 +174,7 @@ func buildArgs(a receipt.ActionInfo) (map[string]any, string) {
 
 // callOnce makes the spec's call on a fresh page, with the options the
 // generated spec uses.
-func callOnce(b *glasstest.Browser, url string, sp Spec) (*receipt.Receipt, error) {
+func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.CallOption) (*receipt.Receipt, error) {
 	opts := []glasstest.PageOption{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
 	if sp.Dangerous {
 		opts = append(opts, glasstest.Approve())
@@ -167,5 +193,5 @@ func callOnce(b *glasstest.Browser, url string, sp Spec) (*receipt.Receipt, erro
 	if len(sp.Args) > 0 {
 		a = sp.Args
 	}
-	return page.Do(sp.Action.ID, a), nil
+	return page.Do(sp.Action.ID, a, callOpts...), nil
 }
