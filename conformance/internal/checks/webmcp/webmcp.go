@@ -128,6 +128,14 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 		if pr := paramsProblem(a, schemaOf(t.InputSchema)); pr != "" {
 			return fmt.Sprintf("the tool %s: %s", a.ID, pr)
 		}
+		if ro := readOnly(t); ro != (a.Risk == receipt.RiskRead) {
+			return fmt.Sprintf("the tool %s carries readOnlyHint %t, but the action's risk is %s: a read's tool carries readOnlyHint true, no other's does", a.ID, ro, a.Risk)
+		}
+	}
+	for _, a := range s.Actions.Items {
+		if a.Tool != "" && a.Record != "" && !a.StepOnly && a.Risk != receipt.RiskRead && readOnly(tools[a.Tool]) {
+			return fmt.Sprintf("the folded tool %s carries readOnlyHint true, but its row action %s has the risk %s", a.Tool, a.ID, a.Risk)
+		}
 	}
 	for tool, records := range rows {
 		props, _ := schemaOf(tools[tool].InputSchema)["properties"].(map[string]any)
@@ -147,6 +155,12 @@ func toolsProblem(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) s
 		}
 	}
 	return ""
+}
+
+// readOnly reports whether t's annotations carry readOnlyHint true (which
+// Playwright lists as readOnly).
+func readOnly(t playwright.WebMCPTool) bool {
+	return t.Annotations != nil && t.Annotations.ReadOnly != nil && *t.Annotations.ReadOnly
 }
 
 // paramsProblem checks that a tool's input schema carries the action's
