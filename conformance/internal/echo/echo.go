@@ -72,8 +72,9 @@ type plan struct {
 // planCalls lists the echo calls: for each declared action with a string
 // parameter (step-only ones aside: a direct call never restores anything,
 // and a hand-off or a flow is called like any other), valid arguments with
-// the placeholder in every free string parameter; an action whose string
-// parameters are all enums gets the placeholder in each of them instead,
+// the placeholder in every free string parameter (one with no enum,
+// pattern or format); an action whose string parameters are all
+// constrained so gets the placeholder in each of them instead,
 // a call validation must refuse.
 func planCalls(p *probe.Probe) (calls []plan, notes []string) {
 	extraTools := map[string]bool{}
@@ -105,7 +106,9 @@ func planCalls(p *probe.Probe) (calls []plan, notes []string) {
 			if prop == nil || !prop.HasType("string") {
 				continue
 			}
-			if len(prop.Enum) > 0 {
+			// A value the params constrain (an enum, a pattern, a
+			// format) cannot hold the probe's value: validation refuses it.
+			if len(prop.Enum) > 0 || prop.Pattern != "" || prop.Format != "" {
 				enums = append(enums, k)
 			} else {
 				free = append(free, k)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,8 +39,11 @@ const (
 	// params declare (minimum or maximum; maxLength or minLength).
 	RefBeyondNumber = "number beyond its bound"
 	RefBeyondLength = "string beyond its length bound"
-	RefDenied       = "denied confirmation"
-	RefNoChannel    = "no confirmation channel"
+	// RefBreaksPattern is a string the pattern a parameter declares does
+	// not match, within its length bounds.
+	RefBreaksPattern = "string that breaks its pattern"
+	RefDenied        = "denied confirmation"
+	RefNoChannel     = "no confirmation channel"
 	// RefMalformedApproval is a confirmation answered {"approved": "1"}:
 	// not the boolean true, so a denial (CONTRACT.md §6.3), but true to a
 	// runtime that tests the member for truth or with ==.
@@ -67,6 +71,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefNull, Code: receipt.CodeInvalidParams, Plan: planNull},
 	{Kind: RefBeyondNumber, Code: receipt.CodeInvalidParams, Plan: planBeyondNumber},
 	{Kind: RefBeyondLength, Code: receipt.CodeInvalidParams, Plan: planBeyondLength},
+	{Kind: RefBreaksPattern, Code: receipt.CodeInvalidParams, Plan: planBreaksPattern},
 	{Kind: RefNoArgs, Code: receipt.CodeInvalidParams, Plan: planNoArgs},
 	{Kind: RefNotObject, Code: receipt.CodeInvalidParams, Plan: planNotObject},
 	{Kind: RefOutsideEnum, Code: receipt.CodeInvalidParams, Plan: planOutsideEnum},
@@ -379,6 +384,31 @@ func planBeyondLength(p *probe.Probe) (*probe.PlannedCall, string) {
 		return c, ""
 	}
 	return planParam(p, "a maxLength or a minLength", pick(false))
+}
+
+// planBreaksPattern passes a string that the pattern a parameter declares
+// does not match and that fits its length bounds: a runtime that checks
+// types and lengths but not patterns lets it through. A pattern Go's
+// regexp cannot read (lookaround, backreferences) is left alone: the
+// probe could not tell a string it refuses.
+func planBreaksPattern(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planParam(p, "a pattern", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if len(prop.Types()) != 1 || !prop.HasType("string") || prop.Pattern == "" || len(prop.Enum) > 0 || prop.Format != "" {
+			return nil, "", false
+		}
+		re, err := regexp.Compile(prop.Pattern)
+		if err != nil {
+			return nil, "", false
+		}
+		for _, v := range []string{"glass probe ~", "~", "0", "glass probe", "g", "G"} {
+			n := len([]rune(v))
+			if re.MatchString(v) || prop.MinLength != nil && n < int(*prop.MinLength) || prop.MaxLength != nil && n > int(*prop.MaxLength) {
+				continue
+			}
+			return v, fmt.Sprintf("%q for %q, which its pattern %s does not match", v, name, judge.JSONText(prop.Pattern)), true
+		}
+		return nil, "", false
+	})
 }
 
 // planNull passes null for a parameter whose declared types leave null

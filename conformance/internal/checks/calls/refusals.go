@@ -65,12 +65,12 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 // fields, a wrong type, a fraction for an integer, null for a typed
 // parameter, a value outside an enum, a member the params forbid, a
 // number past its minimum or maximum, a string past its maxLength or
-// minLength.
+// minLength, a string its pattern does not match.
 // Each must fail at preflight, name the offending value's JSON Pointer in
 // error.path, and change nothing.
 func InvalidParams(p *probe.Probe) probe.Outcome {
 	var probed, skipped []string
-	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefNotObject, refusal.RefWrongType, refusal.RefFraction, refusal.RefNull, refusal.RefOutsideEnum, refusal.RefUndeclared, refusal.RefBeyondNumber, refusal.RefBeyondLength}
+	kinds := []string{refusal.RefMissing, refusal.RefNoArgs, refusal.RefNotObject, refusal.RefWrongType, refusal.RefFraction, refusal.RefNull, refusal.RefOutsideEnum, refusal.RefUndeclared, refusal.RefBeyondNumber, refusal.RefBeyondLength, refusal.RefBreaksPattern}
 	var rfs []probe.Refusal
 	for _, k := range kinds {
 		rfs = append(rfs, refusal.RefusalByKind(k))
