@@ -75,12 +75,18 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 		}
 		text, _ = v.(string)
 	}
+	return pg.recordAnswer(id, id+" (raw)", text)
+}
+
+// recordAnswer decodes text, the runtime's answer to a raw call of id,
+// strictly and records the receipt in the run as what.
+func (pg *Page) recordAnswer(id, what, text string) (*receipt.Receipt, error) {
 	r, err := receipt.Decode([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
 	}
 	a, declared := pg.p.Base().Action(id)
-	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw)", ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
+	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: what, ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
 	return r, nil
 }
 
@@ -104,13 +110,7 @@ func (pg *Page) RawEmpty(id, form string) (*receipt.Receipt, error) {
 		return nil, fmt.Errorf("execute %s: %w", id, err)
 	}
 	text, _ := v.(string)
-	r, err := receipt.Decode([]byte(text))
-	if err != nil {
-		return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
-	}
-	a, declared := pg.p.Base().Action(id)
-	pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id + " (raw, no arguments)", ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
-	return r, nil
+	return pg.recordAnswer(id, id+" (raw, no arguments)", text)
 }
 
 const concurrentExecute = `async ([id, args, options, n]) => {
@@ -139,16 +139,13 @@ func (pg *Page) RawAtOnce(id string, args any, options map[string]any) ([]*recei
 	if len(texts) != AtOnce {
 		return nil, fmt.Errorf("execute %s %d times at once: the page answered %d receipts", id, AtOnce, len(texts))
 	}
-	a, declared := pg.p.Base().Action(id)
 	var out []*receipt.Receipt
 	for i, t := range texts {
 		text, _ := t.(string)
-		r, err := receipt.Decode([]byte(text))
+		r, err := pg.recordAnswer(id, fmt.Sprintf("%s (call %d of %d at once, raw)", id, i+1, AtOnce), text)
 		if err != nil {
-			return nil, fmt.Errorf("the answer to %s is not a receipt: %w", id, err)
+			return nil, err
 		}
-		what := fmt.Sprintf("%s (call %d of %d at once, raw)", id, i+1, AtOnce)
-		pg.p.s.record(Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: what, ByRuntime: true, Page: pg.n, Tickets: pg.tickets()})
 		out = append(out, r)
 	}
 	return out, nil

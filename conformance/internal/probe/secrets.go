@@ -34,13 +34,7 @@ type secretSet struct {
 // shows nothing Glass writes.
 func (s *secretSet) fresh() string {
 	v := newSecret()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.set == nil {
-		s.set = map[string]bool{}
-	}
-	s.set[v] = true
-	s.set[strings.TrimPrefix(v, secretPrefix)] = true
+	s.remember(v, strings.TrimPrefix(v, secretPrefix))
 	return v
 }
 
@@ -57,28 +51,28 @@ func (p *Probe) FreshAccentedSecret() string {
 	return v
 }
 
-// FreshShortSecret returns a new secret of three letters, none of which
-// is a hexadecimal digit (so that no id or hash of the page spells it).
+// FreshShortSecret returns a new secret of three letters: Q and two drawn
+// from letters that are no hexadecimal digits (so that no id or hash of
+// the page spells it).
 func (p *Probe) FreshShortSecret() string {
 	const letters = "jkqvwxz"
-	var b [3]byte
+	var b [2]byte
 	_, _ = rand.Read(b[:])
-	for i := range b {
-		b[i] = letters[int(b[i])%len(letters)]
-	}
-	v := "Q" + string(b[1:])
+	v := "Q" + string(letters[int(b[0])%len(letters)]) + string(letters[int(b[1])%len(letters)])
 	p.s.secrets.remember(v)
 	return v
 }
 
-// remember adds v to the secrets the run's findings never show.
-func (s *secretSet) remember(v string) {
+// remember adds values to the secrets the run's findings never show.
+func (s *secretSet) remember(values ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.set == nil {
 		s.set = map[string]bool{}
 	}
-	s.set[v] = true
+	for _, v := range values {
+		s.set[v] = true
+	}
 }
 
 // hide replaces every remembered secret in the finding's message and
