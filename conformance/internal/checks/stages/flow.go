@@ -73,6 +73,48 @@ func flowFailure(p *probe.Probe, i int) (*flowCall, *probe.Outcome) {
 	return res.c, res.o
 }
 
+// resumedTwice is a flow call that failed at a step and returned a
+// handle, and the two resumes of that handle made one after the other.
+type resumedTwice struct {
+	what               string
+	first, once, again *receipt.Receipt
+}
+
+// resumedAgain calls the flow of the manifest's flowFailures entry i on a
+// page of its own and resumes the handle it returns twice: an entry
+// without resume: true fails at a step that fails on every call, so the
+// first resume fails again — a receipt the failure audits judge (a resume
+// that runs its failed step first, and that step fails, reports
+// STEP_FAILED as any call does) — and the second must find the handle
+// spent. Nil when the call returned no handle. Memoized per transport.
+func resumedAgain(p *probe.Probe, i int) (*resumedTwice, *probe.Outcome) {
+	sc := p.Manifest().FlowFailures[i]
+	type result struct {
+		r *resumedTwice
+		o *probe.Outcome
+	}
+	v, _ := p.Memo(fmt.Sprintf("%s|resumedAgain|%d", p.Transport, i), func() (any, error) {
+		q := p.Sibling(p.Transport)
+		defer q.Close()
+		pg, err := q.Open(sc.URL, glasstest.Approve())
+		if err != nil {
+			o := probe.Broken(err)
+			return result{o: &o}, nil
+		}
+		flow, _ := p.Base().Action(sc.Action)
+		flow.ID = sc.Action
+		first := pg.Do(sc.Action, scenarioArgs(sc))
+		if first.Code() != receipt.CodeStepFailed || first.Result.Resume == "" {
+			return result{}, nil
+		}
+		once := resume(pg, first.Result.Resume, flow)
+		again := resume(pg, first.Result.Resume, flow)
+		return result{r: &resumedTwice{what: sc.Action + " (manifest flowFailures, a step that fails on every call)", first: first, once: once, again: again}}, nil
+	})
+	res := v.(result)
+	return res.r, res.o
+}
+
 func scenarioArgs(sc manifest.Scenario) any {
 	if sc.Args == nil {
 		return nil
@@ -667,6 +709,26 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		judged = append(judged, what)
+		// A handle whose one resume failed again (a manifest step that
+		// fails on every call) is spent as well: not only by a resume that
+		// succeeded.
+		for i, sc := range p.Manifest().FlowFailures {
+			if sc.Resume {
+				continue
+			}
+			rt, o := resumedAgain(p, i)
+			if o != nil {
+				return *o
+			}
+			if rt == nil {
+				continue
+			}
+			what := fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", rt.what, probe.OutcomeCode(rt.once))
+			if o := want(what, rt.again, probe.ReceiptEvidence("the call that returned the handle", rt.first), probe.ReceiptEvidence("first resume", rt.once)); o != nil {
+				return *o
+			}
+			judged = append(judged, what)
+		}
 		return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
 	}
 	if !hasFlow && len(p.Manifest().FlowFailures) == 0 {

@@ -6,7 +6,8 @@ import "github.com/glassworks/glass/conformance/internal/probe"
 // this package that the audits of failed receipts must see even when they
 // run alone: every hand-off answered every way a user can without doing
 // the step (HANDOFF_CANCELLED, HANDOFF_TIMEOUT, HANDOFF_FAILED) and the
-// manifest's flowFailures. The calls are the ones the hand-off and flow
+// manifest's flowFailures (an entry whose step fails on every call resumed
+// too: the resume fails again). The calls are the ones the hand-off and flow
 // checks make (shared, not repeated); their receipts are recorded in the
 // run like any other. What a call could not do is left to its own check.
 // stop is asked after each call: when it reports true, no further call is
@@ -21,10 +22,16 @@ func ProvokeFailures(p *probe.Probe, stop func() bool) {
 			}
 		}
 	}
-	for i := range p.Manifest().FlowFailures {
+	for i, sc := range p.Manifest().FlowFailures {
 		_, _ = flowFailure(p, i)
 		if stop() {
 			return
+		}
+		if !sc.Resume {
+			_, _ = resumedAgain(p, i)
+			if stop() {
+				return
+			}
 		}
 	}
 }
