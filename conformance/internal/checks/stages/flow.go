@@ -51,26 +51,36 @@ func (c *flowCall) where() string {
 	return w + " (manifest flowFailures)"
 }
 
+// memoFlow runs fn once per run and transport under what (the key of a
+// manifest flowFailures entry's calls), however many checks ask: its value,
+// or the outcome that stopped it.
+func memoFlow[T any](p *probe.Probe, what string, i int, fn func(q *probe.Probe) (*T, *probe.Outcome)) (*T, *probe.Outcome) {
+	type result struct {
+		v *T
+		o *probe.Outcome
+	}
+	v, _ := p.Memo(fmt.Sprintf("%s|%s|%d", p.Transport, what, i), func() (any, error) {
+		q := p.Sibling(p.Transport)
+		defer q.Close()
+		r, o := fn(q)
+		return result{r, o}, nil
+	})
+	res := v.(result)
+	return res.v, res.o
+}
+
 // flowFailure makes the call of the manifest's flowFailures entry i.
 func flowFailure(p *probe.Probe, i int) (*flowCall, *probe.Outcome) {
 	sc := p.Manifest().FlowFailures[i]
-	type result struct {
-		c *flowCall
-		o *probe.Outcome
-	}
-	v, _ := p.Memo(fmt.Sprintf("%s|flowFailure|%d", p.Transport, i), func() (any, error) {
-		q := p.Sibling(p.Transport)
-		defer q.Close()
+	return memoFlow(p, "flowFailure", i, func(q *probe.Probe) (*flowCall, *probe.Outcome) {
 		w, err := q.WatchedCall(sc.URL, sc.Action, scenarioArgs(sc), glasstest.Approve())
 		if err != nil {
 			o := probe.Broken(err)
-			return result{o: &o}, nil
+			return nil, &o
 		}
 		flow, _ := w.Before.Snap.Action(sc.Action)
-		return result{c: &flowCall{sc: sc, flow: flow, r: w.Receipt, before: w.Before, after: w.After}}, nil
+		return &flowCall{sc: sc, flow: flow, r: w.Receipt, before: w.Before, after: w.After}, nil
 	})
-	res := v.(result)
-	return res.c, res.o
 }
 
 // resumedTwice is a flow call that failed at a step and returned a
@@ -89,30 +99,22 @@ type resumedTwice struct {
 // spent. Nil when the call returned no handle. Memoized per transport.
 func resumedAgain(p *probe.Probe, i int) (*resumedTwice, *probe.Outcome) {
 	sc := p.Manifest().FlowFailures[i]
-	type result struct {
-		r *resumedTwice
-		o *probe.Outcome
-	}
-	v, _ := p.Memo(fmt.Sprintf("%s|resumedAgain|%d", p.Transport, i), func() (any, error) {
-		q := p.Sibling(p.Transport)
-		defer q.Close()
+	return memoFlow(p, "resumedAgain", i, func(q *probe.Probe) (*resumedTwice, *probe.Outcome) {
 		pg, err := q.Open(sc.URL, glasstest.Approve())
 		if err != nil {
 			o := probe.Broken(err)
-			return result{o: &o}, nil
+			return nil, &o
 		}
 		flow, _ := p.Base().Action(sc.Action)
 		flow.ID = sc.Action
 		first := pg.Do(sc.Action, scenarioArgs(sc))
 		if first.Code() != receipt.CodeStepFailed || first.Result.Resume == "" {
-			return result{}, nil
+			return nil, nil
 		}
 		once := resume(pg, first.Result.Resume, flow)
 		again := resume(pg, first.Result.Resume, flow)
-		return result{r: &resumedTwice{what: sc.Action + " (manifest flowFailures, a step that fails on every call)", first: first, once: once, again: again}}, nil
+		return &resumedTwice{what: sc.Action + " (manifest flowFailures, a step that fails on every call)", first: first, once: once, again: again}, nil
 	})
-	res := v.(result)
-	return res.r, res.o
 }
 
 func scenarioArgs(sc manifest.Scenario) any {
