@@ -1,6 +1,7 @@
 package calls
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -518,8 +519,8 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 	return probe.Pass().With(probe.TextEvidence("refused", refused...))
 }
 
-// emptyArgs calls, over the bridge and on one page, the first available
-// action whose params require nothing with argsJSON "", null and
+// emptyArgs calls, over the bridge and on one page, an available action
+// whose params require nothing with argsJSON "", null and
 // undefined, each of which means {} (CONTRACT.md §6.1): the schema accepts
 // {}, so none may fail INVALID_ARGS or INVALID_PARAMS. It returns the
 // violation, or what was probed, or why nothing was.
@@ -528,13 +529,24 @@ func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
 	if p.Transport != glasstest.TransportBridge {
 		return nil, "", kind + ": a WebMCP tool's input is always a JSON object"
 	}
-	var id string
+	// The three calls share a page, so the action is the one that changes
+	// it least: one that asks first (denied: it runs nothing), else a
+	// read, else any.
+	var asks, read, other string
 	for _, a := range p.Candidates() {
-		if s, err := params.ParseSchema(a.Params); err == nil && len(s.Required) == 0 && !p.Manifest().Skips(a.ID) {
-			id = a.ID
-			break
+		if s, err := params.ParseSchema(a.Params); err != nil || len(s.Required) > 0 || p.Manifest().Skips(a.ID) {
+			continue
+		}
+		switch {
+		case probe.NeedsConfirmation(a):
+			asks = cmp.Or(asks, a.ID)
+		case a.Risk == receipt.RiskRead:
+			read = cmp.Or(read, a.ID)
+		default:
+			other = cmp.Or(other, a.ID)
 		}
 	}
+	id := cmp.Or(asks, read, other)
 	if id == "" {
 		return nil, "", kind + ": no available action's params leave every member optional"
 	}
@@ -551,8 +563,11 @@ func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
 		var out []answer
 		for _, form := range probe.EmptyArgsForms {
 			r, err := pg.RawEmpty(id, form)
-			if err != nil {
+			if err != nil && len(out) == 0 {
 				return nil, err
+			}
+			if err != nil {
+				break // an earlier call changed the page past calling: judge what was answered
 			}
 			out = append(out, answer{form, r})
 		}
