@@ -505,3 +505,10 @@ func ClipList(ids []string) []string {
 	}
 	return append(slices.Clone(ids[:max]), fmt.Sprintf("(+%d more)", len(ids)-max))
 }
+
+// Pointer is the JSON Pointer (RFC 6901) of the member name of the
+// arguments' top-level object: "/" and the name with "~" spelt "~0" and
+// "/" spelt "~1".
+func Pointer(name string) string {
+	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}

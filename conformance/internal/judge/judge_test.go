@@ -39,3 +39,16 @@ func TestModelDiffNamesWhatChanged(t *testing.T) {
 		t.Errorf("a snapshot differs from itself: %v", d)
 	}
 }
+
+func TestPointerEscapesTildeThenSlash(t *testing.T) {
+	for name, want := range map[string]string{
+		"qty":                     "/qty",
+		"glass/undeclared~member": "/glass~1undeclared~0member",
+		"~1":                      "/~01",
+		"":                        "/",
+	} {
+		if got := Pointer(name); got != want {
+			t.Errorf("Pointer(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

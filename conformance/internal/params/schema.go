@@ -259,3 +259,10 @@ func SameJSON(a, b any) bool {
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
 }
+
+// WideChar is one character outside Unicode's Basic Multilingual Plane:
+// one code point, as JSON Schema's minLength and maxLength count (and
+// CONTRACT.md's bounds), but two UTF-16 code units and four UTF-8 bytes. A
+// string of n of them has length n only to a runtime that counts code
+// points.
+const WideChar = "\U0001F9EA"

@@ -374,8 +374,11 @@ func planBeyondLength(p *probe.Probe) (*probe.PlannedCall, string) {
 				n := int(*prop.MaxLength) + 1
 				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, over its maxLength %d", n, name, n-1), true
 			case !maxLength && prop.MinLength != nil && *prop.MinLength >= 1 && *prop.MinLength <= 1000: // not a contract bound
+				// Characters outside the Basic Multilingual Plane: a
+				// runtime that counts UTF-16 code units or bytes, not code
+				// points, finds the string long enough.
 				n := int(*prop.MinLength) - 1
-				return strings.Repeat("g", n), fmt.Sprintf("%d characters for %q, under its minLength %d", n, name, n+1), true
+				return strings.Repeat(params.WideChar, n), fmt.Sprintf("%d characters (each outside the Basic Multilingual Plane) for %q, under its minLength %d", n, name, n+1), true
 			}
 			return nil, "", false
 		}
@@ -483,7 +486,11 @@ func planOutsideEnum(p *probe.Probe) (*probe.PlannedCall, string) {
 }
 
 // undeclaredMember is the member planUndeclared adds: no page declares it.
-const undeclaredMember = "glassUndeclaredMember"
+// Its name holds a "/" and a "~", which its JSON Pointer escapes
+// ("/glass~1undeclared~0member", RFC 6901): a runtime that joins member
+// names into a pointer unescaped reports a path to a member that is not
+// there.
+const undeclaredMember = "glass/undeclared~member"
 
 // planUndeclared adds a member the action's params do not declare, where
 // they say additionalProperties false: the schema forbids it.

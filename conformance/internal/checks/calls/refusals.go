@@ -90,7 +90,7 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		if o := probe.ExpectRefused(res, rf.Code); o.Verdict != report.Pass {
 			return o
 		}
-		want := []string{"/" + res.Call.Field}
+		want := []string{judge.Pointer(res.Call.Field)}
 		switch kind {
 		case refusal.RefMissing, refusal.RefUndeclared:
 			// A missing member has no value to point at: the pointer it
@@ -105,7 +105,7 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 			if a, ok := p.Base().Action(res.Call.ID); ok {
 				if s, err := params.ParseSchema(a.Params); err == nil {
 					for _, k := range s.Required {
-						want = append(want, "/"+k)
+						want = append(want, judge.Pointer(k))
 					}
 				}
 			}
@@ -519,74 +519,126 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 	return probe.Pass().With(probe.TextEvidence("refused", refused...))
 }
 
-// emptyArgs calls, over the bridge and on one page, an available action
-// whose params require nothing with argsJSON "", null and
-// undefined, each of which means {} (CONTRACT.md §6.1): the schema accepts
-// {}, so none may fail INVALID_ARGS or INVALID_PARAMS. It returns the
-// violation, or what was probed, or why nothing was.
+// emptyArgs calls, over the bridge, available actions with argsJSON "",
+// null and undefined, each of which means {} (CONTRACT.md §6.1), the
+// three calls of an action on one page: one whose params require nothing
+// (the schema accepts {}, so none may fail INVALID_ARGS or
+// INVALID_PARAMS), and one whose params require a member (the schema
+// refuses {}, so each must fail INVALID_PARAMS, its path the object's or a
+// missing member's: a runtime that validates only arguments it was given
+// runs the action with none). It returns the violation, or what was
+// probed, or why nothing was.
 func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
 	const kind = "no arguments as an empty string, null and undefined"
 	if p.Transport != glasstest.TransportBridge {
 		return nil, "", kind + ": a WebMCP tool's input is always a JSON object"
 	}
-	// The three calls share a page, so the action is the one that changes
-	// it least: one that asks first (denied: it runs nothing), else a
-	// read, else any.
-	var asks, read, other string
+	// The three calls of an action share a page, so the action is the
+	// one that changes it least: one that asks first (denied: it runs
+	// nothing), else a read, else any.
+	var asks, read, other [2]string // [0]: requires nothing; [1]: requires a member
+	required := map[string][]string{}
 	for _, a := range p.Candidates() {
-		if s, err := params.ParseSchema(a.Params); err != nil || len(s.Required) > 0 || p.Manifest().Skips(a.ID) {
+		s, err := params.ParseSchema(a.Params)
+		if err != nil || p.Manifest().Skips(a.ID) {
 			continue
+		}
+		i := 0
+		if len(s.Required) > 0 {
+			i = 1
+			required[a.ID] = s.Required
 		}
 		switch {
 		case probe.NeedsConfirmation(a):
-			asks = cmp.Or(asks, a.ID)
+			asks[i] = cmp.Or(asks[i], a.ID)
 		case a.Risk == receipt.RiskRead:
-			read = cmp.Or(read, a.ID)
+			read[i] = cmp.Or(read[i], a.ID)
 		default:
-			other = cmp.Or(other, a.ID)
+			other[i] = cmp.Or(other[i], a.ID)
 		}
 	}
-	id := cmp.Or(asks, read, other)
-	if id == "" {
-		return nil, "", kind + ": no available action's params leave every member optional"
+	var probed, skipped []string
+	for i, id := range []string{cmp.Or(asks[0], read[0], other[0]), cmp.Or(asks[1], read[1], other[1])} {
+		what := []string{"params that require nothing", "params that require a member"}[i]
+		if id == "" {
+			skipped = append(skipped, "no available action has "+what)
+			continue
+		}
+		answers, err := emptyCalls(p, id)
+		if err != nil {
+			b := probe.Broken(err)
+			return &b, "", ""
+		}
+		for _, x := range answers {
+			shown := x.form
+			if shown == "" {
+				shown = `""`
+			}
+			c := x.r.Code()
+			if i == 0 && (c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams) {
+				f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require nothing: it failed %s", id, shown, c).
+					With(probe.ReceiptEvidence("receipt", x.r))
+				return &f, "", ""
+			}
+			if i == 1 {
+				want := []string{"/"}
+				for _, k := range required[id] {
+					want = append(want, judge.Pointer(k))
+				}
+				var pr string
+				switch {
+				case c != receipt.CodeInvalidParams:
+					pr = "want INVALID_PARAMS, " + probe.Got(x.r)
+				case !slices.Contains(want, x.r.Result.Error.Path):
+					pr = fmt.Sprintf("INVALID_PARAMS names the path %q, want the object's, \"/\", or a missing member's, %s", x.r.Result.Error.Path, strings.Join(want[1:], ", "))
+				}
+				if pr != "" {
+					f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require %s: %s", id, shown, strings.Join(required[id], ", "), pr).
+						With(probe.ReceiptEvidence("receipt", x.r))
+					return &f, "", ""
+				}
+			}
+		}
+		probed = append(probed, id+" ("+what+")")
 	}
-	type answer struct {
-		form string
-		r    *receipt.Receipt
+	if len(probed) == 0 {
+		return nil, "", kind + ": " + strings.Join(skipped, "; ")
 	}
-	v, err := p.Memo(fmt.Sprintf("%s|emptyArgs", p.Transport), func() (any, error) {
+	return nil, kind + ": " + strings.Join(probed, ", "), ""
+}
+
+// emptyAnswer is the receipt of one of emptyCalls' calls.
+type emptyAnswer struct {
+	form string
+	r    *receipt.Receipt
+}
+
+// emptyCalls calls id with each of the empty argsJSON forms on one page
+// that denies every confirmation, once per run and transport. A page an
+// earlier call left uncallable ends the calls: the answers so far are
+// judged.
+func emptyCalls(p *probe.Probe, id string) ([]emptyAnswer, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|emptyArgs|%s", p.Transport, id), func() (any, error) {
 		pg, err := p.Open("", glasstest.Deny())
 		if err != nil {
 			return nil, err
 		}
 		defer pg.Close()
-		var out []answer
+		var out []emptyAnswer
 		for _, form := range probe.EmptyArgsForms {
 			r, err := pg.RawEmpty(id, form)
 			if err != nil && len(out) == 0 {
 				return nil, err
 			}
 			if err != nil {
-				break // an earlier call changed the page past calling: judge what was answered
+				break
 			}
-			out = append(out, answer{form, r})
+			out = append(out, emptyAnswer{form, r})
 		}
 		return out, nil
 	})
 	if err != nil {
-		b := probe.Broken(err)
-		return &b, "", ""
+		return nil, err
 	}
-	for _, x := range v.([]answer) {
-		if c := x.r.Code(); c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams {
-			shown := x.form
-			if shown == "" {
-				shown = `""`
-			}
-			f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require nothing: it failed %s", id, shown, c).
-				With(probe.ReceiptEvidence("receipt", x.r))
-			return &f, "", ""
-		}
-	}
-	return nil, kind + " (" + id + ")", ""
+	return v.([]emptyAnswer), nil
 }

@@ -20,7 +20,9 @@ import (
 // maxLength, then of its minLength — and the other arguments valid: the
 // schema accepts them, so the call must not fail INVALID_PARAMS (a runtime
 // that reads a bound as exclusive, or counts a string's length one off,
-// refuses it). Parameters with an enum, a pattern or a format are left as
+// refuses it). The string at its maxLength is made of characters outside
+// the Basic Multilingual Plane (params.WideChar), so that a runtime that
+// counts UTF-16 code units or bytes instead of code points refuses it too. Parameters with an enum, a pattern or a format are left as
 // the probe builds them. Each of the four bounds is tried on the first
 // action that declares it.
 func AtTheBounds(p *probe.Probe) probe.Outcome {
@@ -89,6 +91,12 @@ func atBound(prop *params.Schema, upper bool) (any, string, bool) {
 	case num != nil && (prop.HasType("number") || prop.HasType("integer") && *num == float64(int64(*num))):
 		return *num, numName, true
 	case length != nil && prop.HasType("string") && *length >= 0 && *length <= 1000: // not a contract bound: a string the probe builds
+		if upper {
+			// Characters outside the Basic Multilingual Plane: a runtime
+			// that counts UTF-16 code units or bytes, not code points,
+			// finds the string too long.
+			return strings.Repeat(params.WideChar, *length), lenName, true
+		}
 		return strings.Repeat("g", *length), lenName, true
 	}
 	return nil, "", false
