@@ -307,7 +307,11 @@ func WriteWarning(p *probe.Probe) probe.Outcome {
 	if uo != nil {
 		return *uo
 	}
+	var succeeded []*probe.Exercised
 	o, n := p.JudgeEach(probe.IsWrite, func(e *probe.Exercised) (bool, string) {
+		if e.Receipt.Result.OK && e.Secret == "" {
+			succeeded = append(succeeded, e)
+		}
 		if !e.Receipt.Result.OK || e.Receipt.Result.Changed != nil && e.Receipt.Result.Changed.Observed {
 			return false, ""
 		}
@@ -316,8 +320,53 @@ func WriteWarning(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
+	if o == nil {
+		var tn int
+		o, tn = writtenTwice(p, succeeded)
+		n += tn
+	}
 	n += un
-	return p.Judged(o, n, "no write of the run succeeded without changing the page model, and the manifest names none under unchangedWrites")
+	return p.Judged(o, n, "no write of the run succeeded without changing the page model (each was also called twice in a row), and the manifest names none under unchangedWrites")
+}
+
+// maxTwice bounds the writes writtenTwice calls.
+const maxTwice = 16 // not a contract bound
+
+// writtenTwice calls each write the exercise saw succeed (up to maxTwice,
+// none that passes the probe's sensitive value) twice in a row on one
+// approved page, with the exercise's arguments: a write that sets
+// something to a value changes nothing the second time, so that call
+// reports changed.observed false and must carry a warning — whatever kind
+// of action it is. A write the page refuses by then (an earlier one
+// changed it) is left out. It returns the violation and how many second
+// calls reported observed false.
+func writtenTwice(p *probe.Probe, writes []*probe.Exercised) (*probe.Outcome, int) {
+	if len(writes) == 0 {
+		return nil, 0
+	}
+	pg, err := p.OpenApproved("")
+	if err != nil {
+		o := probe.Broken(err)
+		return &o, 0
+	}
+	defer pg.Close()
+	n := 0
+	for _, e := range writes[:min(len(writes), maxTwice)] {
+		if r := pg.Do(e.Action.ID, e.Args); !r.Result.OK {
+			continue
+		}
+		r, byRuntime := pg.DoAnswered(e.Action.ID, e.Args)
+		if !byRuntime || !r.Result.OK || r.Result.Changed != nil && r.Result.Changed.Observed {
+			continue
+		}
+		n++
+		if strings.TrimSpace(r.Result.Warning) == "" {
+			o := probe.Failf("%s, called twice in a row with the same arguments: the second call completed without any observable change (changed.observed false), but its receipt has no warning; a %s action's must", e.Action.ID, e.Action.Risk).
+				With(probe.ReceiptEvidence("receipt of the second call", r))
+			return &o, n
+		}
+	}
+	return nil, n
 }
 
 // ReadNoWarning: a successful read carries no warning unless its
