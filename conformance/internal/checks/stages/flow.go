@@ -581,6 +581,15 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 				why = "asked the host nothing"
 			case asked[0].Step != "" || asked[0].Action != flow.ID:
 				why = fmt.Sprintf("first asked for action %q, step %q, not for the flow %s itself (a request without step)", asked[0].Action, asked[0].Step, flow.ID)
+			default:
+				// Once: a later request is a step's re-ask, and only for
+				// a step riskier than the resume's confirmation covered.
+				for _, cr := range asked[1:] {
+					if cr.Step == "" || riskRank(cr.Risk) <= riskRank(asked[0].Risk) {
+						why = fmt.Sprintf("asked for the flow at risk %s, then again (action %q, step %q, risk %s), which that confirmation covered", asked[0].Risk, cr.Action, cr.Step, cr.Risk)
+						break
+					}
+				}
 			}
 			if why != "" {
 				return probe.Failf("%s: resuming %s %s, though %s: a resume is a new call and asks again, once, as the flow, before the steps that remain", c.where(), handle, why, step).
