@@ -164,7 +164,7 @@ const noThrowScript = `async ([calls]) => {
 type noThrowCall struct {
 	What    string `json:"what"`
 	Method  string `json:"method"`
-	ID      string `json:"id"`
+	ID      any    `json:"id"`
 	Args    any    `json:"args"`
 	Options any    `json:"options"`
 }
@@ -185,6 +185,10 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		{What: "execute of the empty id (a string no page declares)", Method: "execute", ID: "", Args: "{}"},
 		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
 		{What: "resume with no handle at all", Method: "resume"},
+		// An id that is not a string is an id no page declares (§2.2).
+		{What: "execute of an id that is not a string (the number 42)", Method: "execute", ID: 42, Args: "{}"},
+		{What: "execute of the id null", Method: "execute", ID: nil, Args: "{}"},
+		{What: "resume of a handle that is not a string (the number 42)", Method: "resume", ID: 42},
 	}
 	if c := p.Candidates(); len(c) > 0 {
 		id := c[0].ID
