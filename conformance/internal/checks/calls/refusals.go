@@ -111,7 +111,7 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 			}
 		}
 		if got := res.Receipt.Result.Error.Path; !slices.Contains(want, got) {
-			return probe.Failf("%s: INVALID_PARAMS names the path %q, want %s", res.Call.Describe, got, pathsText(want)).
+			return probe.Failf("%s: INVALID_PARAMS names the path %q, want %s", res.Call.Describe, got, pathsText(kind, want)).
 				With(probe.ReceiptEvidence("receipt", res.Receipt))
 		}
 		probed = append(probed, kind)
@@ -153,9 +153,14 @@ func SensitiveRestored(p *probe.Probe) probe.Outcome {
 	return probe.Pass()
 }
 
-func pathsText(paths []string) string {
-	if len(paths) == 1 {
+func pathsText(kind string, paths []string) string {
+	switch {
+	case len(paths) == 1:
 		return fmt.Sprintf("the JSON Pointer %q of the offending value", paths[0])
+	case kind == refusal.RefUndeclared:
+		return fmt.Sprintf("the JSON Pointer of the undeclared member, %q, or of its object, %q", paths[0], paths[1])
+	case kind == refusal.RefNoArgs:
+		return fmt.Sprintf("the JSON Pointer of the object, %q, or of a missing member, %q", paths[0], paths[1:])
 	}
 	return fmt.Sprintf("the JSON Pointer of the missing member, %q, or of the object that lacks it, %q", paths[0], paths[1])
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
@@ -52,7 +53,7 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 				args[k] = v
 				fresh = fresh || !covered[bound]
 				covered[bound] = true
-				set = append(set, fmt.Sprintf("%s = %s (its %s)", k, judge.JSONText(v), bound))
+				set = append(set, fmt.Sprintf("%s = %s (its %s)", k, shortValue(v), bound))
 			}
 			if !fresh {
 				continue
@@ -100,4 +101,13 @@ func atBound(prop *params.Schema, upper bool) (any, string, bool) {
 		return strings.Repeat("g", *length), lenName, true
 	}
 	return nil, "", false
+}
+
+// shortValue is v as JSON, a long string shown by its length and its
+// first characters.
+func shortValue(v any) string {
+	if s, ok := v.(string); ok && utf8.RuneCountInString(s) > 12 {
+		return fmt.Sprintf("%s… (%d characters)", judge.JSONText(string([]rune(s)[:3])), utf8.RuneCountInString(s))
+	}
+	return judge.JSONText(v)
 }
