@@ -81,9 +81,19 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 	v, err := p.Memo(fmt.Sprintf("%s|handoff|%s|%s|%s", p.Transport, h.action.ID, h.url, answer), func() (any, error) {
 		q := p.Sibling(p.Transport)
 		defer q.Close()
+		timeout := probeHandoffTimeout
+		user := func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }
+		if answer == unansweredHandoff {
+			// The user never answers: the host holds the request until
+			// the call has its receipt, so the runtime's own wait must
+			// run out and end it HANDOFF_TIMEOUT.
+			release := make(chan struct{})
+			defer close(release)
+			timeout = unansweredHandoffTimeout
+			user = func(*glasstest.Handoff) glasstest.HandoffOutcome { <-release; return glasstest.HandoffTimedOut }
+		}
 		w, err := q.WatchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
-			glasstest.HandoffTimeout(probeHandoffTimeout),
-			glasstest.HandoffWith(func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }))
+			glasstest.HandoffTimeout(timeout), glasstest.HandoffWith(user))
 		if err != nil {
 			return nil, err
 		}
@@ -191,10 +201,17 @@ const probeHandoffTimeout = 4321 * time.Millisecond // not a contract bound
 // four: a runtime must take it as failed, not as cancelled or completed.
 const otherHandoffStatus = "done"
 
+// unansweredHandoff is no answer at all: the host holds the request until
+// the runtime's own wait, unansweredHandoffTimeout, has run out.
+const unansweredHandoff = "(no answer)"
+
+const unansweredHandoffTimeout = 1500 * time.Millisecond // not a contract bound
+
 // HandoffOutcome answers each hand-off every way a user can — without
 // doing the step — and checks the code each answer maps to; one hand-off
 // (the first without a check, else the first) also gets an answer of
-// another status (HANDOFF_FAILED). A
+// another status (HANDOFF_FAILED), and the first gets no answer at all
+// (the runtime's own wait runs out: HANDOFF_TIMEOUT). A
 // "completed" the user never performed succeeds only when the hand-off
 // declares no check; with one, the check cannot be observed:
 // HANDOFF_FAILED.
@@ -220,12 +237,16 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 		if i == other {
 			answers = append(slices.Clip(answers), otherHandoffStatus)
 		}
+		if i == 0 {
+			// The runtime's own wait running out is a timeout too.
+			answers = append(slices.Clip(answers), unansweredHandoff)
+		}
 		for _, answer := range answers {
 			c, err := handoff(p, h, answer)
 			if err != nil {
 				return probe.Broken(err)
 			}
-			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed, otherHandoffStatus: receipt.CodeHandoffFailed}[answer]
+			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed, otherHandoffStatus: receipt.CodeHandoffFailed, unansweredHandoff: receipt.CodeHandoffTimeout}[answer]
 			if answer == "completed" {
 				if h.action.Expect == "" {
 					if c.Receipt.Result.OK || c.Receipt.Code() == receipt.CodeHandoffFailed {
@@ -238,6 +259,9 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			}
 			if c.Receipt.Code() != want || c.Receipt.FailurePhase() != receipt.PhaseDispatch {
 				what := "the host answered " + answer
+				if answer == unansweredHandoff {
+					what = fmt.Sprintf("the host did not answer within the %s the runtime was given (handoffTimeoutMs)", unansweredHandoffTimeout)
+				}
 				if answer == "completed" {
 					what += " without the user doing the step, so its check (" + h.action.Expect + ") was not observed"
 				}
