@@ -362,7 +362,9 @@ func twice(p *probe.Probe, pl plan) (Call, error) {
 // spelling is a string to type and how it spells the value.
 type spelling struct{ text, how string }
 
-// typedSpellings lists the value spelt each way CONTRACT.md §6.3 lists for sensitive.never-echoed: in NFD;
+// typedSpellings lists the value spelt each way CONTRACT.md §6.3 lists for
+// sensitive.never-echoed: in each other normalisation form (NFD, NFKC,
+// NFKD: those that differ from the value and from each other);
 // percent-encoded in upper- and lower-case hex; escaped in JSON as Go
 // writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
 // it (every other character as one) and with both, in upper-case hex; as
@@ -388,8 +390,18 @@ func typedSpellings(v string) []spelling {
 		fmt.Fprintf(&dec, "&#%d;", r)
 		fmt.Fprintf(&hex, "&#x%x;", r)
 	}
-	return []spelling{
-		{norm.NFD.String(v), "in another normalisation form (NFD)"},
+	var out []spelling
+	forms := map[string]bool{v: true}
+	for _, f := range []struct {
+		form norm.Form
+		name string
+	}{{norm.NFD, "NFD"}, {norm.NFKC, "NFKC"}, {norm.NFKD, "NFKD"}} {
+		if t := f.form.String(v); !forms[t] {
+			forms[t] = true
+			out = append(out, spelling{t, "in another normalisation form (" + f.name + ")"})
+		}
+	}
+	return append(out, []spelling{
 		{pct, "percent-encoded"},
 		{lower, "percent-encoded in lower-case hex"},
 		{jsonEscaped(htmlChar, `\u%04x`), "escaped in JSON as Go writes it"},
@@ -398,7 +410,7 @@ func typedSpellings(v string) []spelling {
 		{html.EscapeString(v), "as HTML character references"},
 		{dec.String(), "as decimal HTML character references"},
 		{hex.String(), "as hex HTML character references"},
-	}
+	}...)
 }
 
 // showsVerbatim reports whether a string of the JSON document doc, or a

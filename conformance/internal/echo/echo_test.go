@@ -26,6 +26,23 @@ func TestTypedSpellingsSpellTheValueEachWay(t *testing.T) {
 	}
 }
 
+// A value with a compatibility character (the ligature fi) has four
+// distinct normalisation forms: each of the other three is typed.
+func TestTypedSpellingsTypeEachOtherNormalisationForm(t *testing.T) {
+	var got []string
+	for _, sp := range typedSpellings("a\ufb01\u00eb")[:3] {
+		got = append(got, sp.how+": "+sp.text)
+	}
+	want := []string{
+		"in another normalisation form (NFD): a\ufb01e\u0308",
+		"in another normalisation form (NFKC): afi\u00eb",
+		"in another normalisation form (NFKD): afie\u0308",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("typedSpellings:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestShowsVerbatimLooksInStringsAndNames(t *testing.T) {
 	for _, c := range []struct {
 		doc  string

@@ -42,11 +42,12 @@ func (s *secretSet) fresh() string {
 // that the run's findings never show (see Session.Hide).
 func (p *Probe) FreshSecret() string { return p.s.secrets.fresh() }
 
-// FreshAccentedSecret returns a new secret that ends in a letter with a
-// diaeresis (U+00EB), whose normalisation forms differ; its ASCII part is
-// a secret too.
+// FreshAccentedSecret returns a new secret that ends in the ligature fi
+// (U+FB01) and a letter with a diaeresis (U+00EB), so that its four
+// normalisation forms differ: NFD decomposes the ë, NFKC and NFKD the
+// ligature too; its ASCII part is a secret too.
 func (p *Probe) FreshAccentedSecret() string {
-	v := p.s.secrets.fresh() + "\u00eb"
+	v := p.s.secrets.fresh() + "\ufb01\u00eb"
 	p.s.secrets.remember(v)
 	return v
 }
