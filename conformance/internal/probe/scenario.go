@@ -19,29 +19,90 @@ func (p *Probe) Scenario(sc manifest.Scenario, field string) (*receipt.Receipt, 
 // ScenarioRuns is Scenario with the page's count of its handlers' runs
 // around the call.
 func (p *Probe) ScenarioRuns(sc manifest.Scenario, field string) (*receipt.Receipt, RunsAround, *Outcome) {
+	c, o := p.WatchedScenario(sc, field)
+	if o != nil {
+		return nil, RunsAround{}, o
+	}
+	return c.Receipt, c.Runs, nil
+}
+
+// ScenarioCall is one call the manifest names, and for a failure that
+// must still carry changed (executionFailures, expectationFailures) the
+// page between the harness's witness before it and the page model once
+// the page went quiet after it.
+type ScenarioCall struct {
+	Receipt *receipt.Receipt
+	Runs    RunsAround
+	// ByRuntime is false when the harness wrote the receipt.
+	ByRuntime bool
+	// Before is the harness's witness before the call, Settled the page
+	// model once the page went quiet after it; nil for other fields.
+	Before, Settled *Witness
+	// Stage6 is the runtime's snapshot when the first input event of an
+	// element action's call fired (the before window after a reveal).
+	Stage6 Stage6
+}
+
+// watchedFields are the manifest's lists whose calls fail after their
+// handler ran: their receipts must still carry changed for what the page
+// shows afterwards, so their calls are watched.
+var watchedFields = map[string]bool{"executionFailures": true, "expectationFailures": true}
+
+// WatchedScenario makes one call the manifest names, approved, on the
+// page it names, once per run and transport (Scenario and ScenarioRuns
+// share it).
+func (p *Probe) WatchedScenario(sc manifest.Scenario, field string) (*ScenarioCall, *Outcome) {
 	type result struct {
-		r    *receipt.Receipt
-		runs RunsAround
-		o    *Outcome
+		c *ScenarioCall
+		o *Outcome
 	}
 	key := fmt.Sprintf("%s|scenario|%s|%s|%s", p.Transport, field, sc.Action, sc.URL)
 	v, _ := p.s.memo(key, func() (any, error) {
-		pg, err := p.Open(sc.URL, glasstest.Approve(), glasstest.ExpectTimeout(ScenarioExpectTimeout))
-		if err != nil {
+		broken := func(err error) (any, error) {
 			o := Broken(err)
 			return result{o: &o}, nil
+		}
+		pg, err := p.Open(sc.URL, glasstest.Approve(), glasstest.ExpectTimeout(ScenarioExpectTimeout))
+		if err != nil {
+			return broken(err)
 		}
 		var args any
 		if sc.Args != nil {
 			args = sc.Args
 		}
 		defer pg.Close()
-		var res result
-		res.runs = pg.Around(func() { res.r = pg.Do(sc.Action, args) })
-		return res, nil
+		c := &ScenarioCall{}
+		watched := watchedFields[field]
+		a, _ := p.Base().Action(sc.Action)
+		element := a.Kind == receipt.KindElement
+		if watched {
+			if c.Before, err = pg.Witness(false); err != nil {
+				return broken(err)
+			}
+			if element {
+				if err := pg.WatchStage6(); err != nil {
+					return broken(err)
+				}
+			}
+		}
+		c.Runs = pg.Around(func() { c.Receipt, c.ByRuntime = pg.DoAnswered(sc.Action, args) })
+		if watched {
+			if element {
+				if c.Stage6, err = pg.ReadStage6(); err != nil {
+					return broken(err)
+				}
+			}
+			if err := pg.WaitQuiet(); err != nil {
+				return broken(err)
+			}
+			if c.Settled, err = pg.Witness(false); err != nil {
+				return broken(err)
+			}
+		}
+		return result{c: c}, nil
 	})
 	res := v.(result)
-	return res.r, res.runs, res.o
+	return res.c, res.o
 }
 
 // ScenarioExpectTimeout shortens the wait for an expectation the manifest

@@ -16,16 +16,28 @@ import (
 // ---- failures the manifest names -------------------------------------------
 
 func scenarioCheck(list func(*manifest.Manifest) []manifest.Scenario, field string, code receipt.Code, extra func(*receipt.Receipt) string) func(*probe.Probe) probe.Outcome {
+	return watchedScenarioCheck(list, field, code, func(c *probe.ScenarioCall) (string, []report.Evidence) {
+		if extra == nil {
+			return "", nil
+		}
+		return extra(c.Receipt), nil
+	})
+}
+
+// watchedScenarioCheck is scenarioCheck with the call as the manifest's
+// list has it watched (probe.WatchedScenario).
+func watchedScenarioCheck(list func(*manifest.Manifest) []manifest.Scenario, field string, code receipt.Code, extra func(*probe.ScenarioCall) (string, []report.Evidence)) func(*probe.Probe) probe.Outcome {
 	return func(p *probe.Probe) probe.Outcome {
 		scenarios := list(p.Manifest())
 		if len(scenarios) == 0 {
 			return probe.NotProbed(fmt.Sprintf("needs a manifest entry under %s (see docs/manifest.md)", field))
 		}
 		for _, sc := range scenarios {
-			r, o := p.Scenario(sc, field)
+			c, o := p.WatchedScenario(sc, field)
 			if o != nil {
 				return *o
 			}
+			r := c.Receipt
 			where := sc.Action
 			if sc.URL != "" {
 				where += " at " + sc.URL
@@ -34,10 +46,8 @@ func scenarioCheck(list func(*manifest.Manifest) []manifest.Scenario, field stri
 				return probe.Failf("%s (manifest %s): want %s at phase %s, %s", where, field, code, code.Phase(), probe.Got(r)).
 					With(probe.ReceiptEvidence("receipt", r))
 			}
-			if extra != nil {
-				if pr := extra(r); pr != "" {
-					return probe.Failf("%s (manifest %s): %s", where, field, pr).With(probe.ReceiptEvidence("receipt", r))
-				}
+			if pr, ev := extra(c); pr != "" {
+				return probe.Failf("%s (manifest %s): %s", where, field, pr).With(append([]report.Evidence{probe.ReceiptEvidence("receipt", r)}, ev...)...)
 			}
 		}
 		return probe.Pass()
@@ -51,30 +61,51 @@ func startedYes(r *receipt.Receipt) string {
 	return ""
 }
 
-var ExpectationFailed = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExpectationFailures }, "expectationFailures",
-	receipt.CodeExpectationFailed, func(r *receipt.Receipt) string {
+var ExpectationFailed = watchedScenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExpectationFailures }, "expectationFailures",
+	receipt.CodeExpectationFailed, func(c *probe.ScenarioCall) (string, []report.Evidence) {
+		r := c.Receipt
 		if pr := startedYes(r); pr != "" {
-			return pr
+			return pr, nil
 		}
 		if r.RecoveryStrategy != receipt.RecoveryReport {
-			return fmt.Sprintf("recoveryStrategy = %q, want %q", r.RecoveryStrategy, receipt.RecoveryReport)
+			return fmt.Sprintf("recoveryStrategy = %q, want %q", r.RecoveryStrategy, receipt.RecoveryReport), nil
 		}
 		if r.Result.Changed == nil {
-			return "the receipt carries no changed for what the page shows after the call"
+			return "the receipt carries no changed for what the page shows after the call", nil
 		}
-		return ""
+		return settledProblem(c)
 	})
 
-var HandlerThrows = scenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExecutionFailures }, "executionFailures",
-	receipt.CodeExecutionFailed, func(r *receipt.Receipt) string {
+var HandlerThrows = watchedScenarioCheck(func(m *manifest.Manifest) []manifest.Scenario { return m.ExecutionFailures }, "executionFailures",
+	receipt.CodeExecutionFailed, func(c *probe.ScenarioCall) (string, []report.Evidence) {
+		r := c.Receipt
 		if pr := startedYes(r); pr != "" {
-			return pr
+			return pr, nil
 		}
 		if r.Result.Changed == nil {
-			return "the receipt carries no changed for what the page shows after the handler threw"
+			return "the receipt carries no changed for what the page shows after the handler threw", nil
 		}
-		return ""
+		return settledProblem(c)
 	})
+
+// settledProblem judges a failed call's changed against what the page
+// shows once it went quiet after the call: the difference from the
+// harness's snapshot before the call, or, for an element action whose
+// reveal changed the page model, from the runtime's own snapshot when
+// execution started. A runtime that took its after snapshot the moment
+// the handler threw, before the work it started had ended, reports less.
+func settledProblem(c *probe.ScenarioCall) (string, []report.Evidence) {
+	if c.Before == nil || c.Settled == nil || !c.ByRuntime {
+		return "", nil
+	}
+	pr := judge.ChangesProblem(c.Receipt, c.Before.Snap, c.Settled.Snap)
+	if pr == "" || c.Stage6.Snap != nil && judge.ChangesProblem(c.Receipt, c.Stage6.Snap, c.Settled.Snap) == "" {
+		return "", nil
+	}
+	return "changed must be what the page shows afterwards, once it settled (from the harness's snapshot before the call to its snapshot once the page went quiet): " + pr,
+		[]report.Evidence{probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(c.Before.Snap, c.Settled.Snap)...),
+			probe.SnapshotEvidence("snapshot once the page settled", c.Settled.Snap)}
+}
 
 // ---- audits ------------------------------------------------------------------
 
