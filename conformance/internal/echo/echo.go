@@ -365,7 +365,8 @@ type spelling struct{ text, how string }
 // typedSpellings lists the value spelt each way CONTRACT.md §6.3 lists for
 // sensitive.never-echoed: in each other normalisation form (NFD, NFKC,
 // NFKD: those that differ from the value and from each other);
-// percent-encoded in upper- and lower-case hex; escaped in JSON as Go
+// percent-encoded in upper- and lower-case hex, and with %20 for a space
+// where + stands for one; escaped in JSON as Go
 // writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
 // it (every other character as one) and with both, in upper-case hex; as
 // HTML character references, named, decimal and hex.
@@ -401,9 +402,10 @@ func typedSpellings(v string) []spelling {
 			out = append(out, spelling{t, "in another normalisation form (" + f.name + ")"})
 		}
 	}
-	return append(out, []spelling{
+	out = append(out, []spelling{
 		{pct, "percent-encoded"},
 		{lower, "percent-encoded in lower-case hex"},
+		{strings.ReplaceAll(pct, "+", "%20"), "percent-encoded with %20 for a space"},
 		{jsonEscaped(htmlChar, `\u%04x`), "escaped in JSON as Go writes it"},
 		{jsonEscaped(nonASCII, `\u%04x`), "escaped in JSON as an ASCII-only encoder writes it"},
 		{jsonEscaped(func(r rune) bool { return htmlChar(r) || nonASCII(r) }, `\u%04X`), "escaped in JSON with upper-case hex"},
@@ -411,6 +413,14 @@ func typedSpellings(v string) []spelling {
 		{dec.String(), "as decimal HTML character references"},
 		{hex.String(), "as hex HTML character references"},
 	}...)
+	// A spelling that is the same text as one before it (the value has no
+	// space, or nothing to escape that way) is typed once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(out, func(sp spelling) bool {
+		dup := seen[sp.text]
+		seen[sp.text] = true
+		return dup
+	})
 }
 
 // showsVerbatim reports whether a string of the JSON document doc, or a

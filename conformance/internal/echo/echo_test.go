@@ -27,16 +27,20 @@ func TestTypedSpellingsSpellTheValueEachWay(t *testing.T) {
 }
 
 // A value with a compatibility character (the ligature fi) has four
-// distinct normalisation forms: each of the other three is typed.
+// distinct normalisation forms: each of the other three is typed; one with
+// a space is percent-encoded with + and with %20.
 func TestTypedSpellingsTypeEachOtherNormalisationForm(t *testing.T) {
 	var got []string
-	for _, sp := range typedSpellings("a\ufb01\u00eb")[:3] {
+	for _, sp := range typedSpellings("a \ufb01\u00eb")[:6] {
 		got = append(got, sp.how+": "+sp.text)
 	}
 	want := []string{
-		"in another normalisation form (NFD): a\ufb01e\u0308",
-		"in another normalisation form (NFKC): afi\u00eb",
-		"in another normalisation form (NFKD): afie\u0308",
+		"in another normalisation form (NFD): a \ufb01e\u0308",
+		"in another normalisation form (NFKC): a fi\u00eb",
+		"in another normalisation form (NFKD): a fie\u0308",
+		"percent-encoded: a+%EF%AC%81%C3%AB",
+		"percent-encoded in lower-case hex: a+%ef%ac%81%c3%ab",
+		"percent-encoded with %20 for a space: a%20%EF%AC%81%C3%AB",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("typedSpellings:\n got %q\nwant %q", got, want)

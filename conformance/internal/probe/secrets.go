@@ -42,12 +42,13 @@ func (s *secretSet) fresh() string {
 // that the run's findings never show (see Session.Hide).
 func (p *Probe) FreshSecret() string { return p.s.secrets.fresh() }
 
-// FreshAccentedSecret returns a new secret that ends in the ligature fi
-// (U+FB01) and a letter with a diaeresis (U+00EB), so that its four
-// normalisation forms differ: NFD decomposes the ë, NFKC and NFKD the
-// ligature too; its ASCII part is a secret too.
+// FreshAccentedSecret returns a new secret that ends in a space, the
+// ligature fi (U+FB01) and a letter with a diaeresis (U+00EB), so that its
+// four normalisation forms differ (NFD decomposes the ë, NFKC and NFKD the
+// ligature too) and so do its percent-encodings (a space is %20 or +); its
+// ASCII part is a secret too.
 func (p *Probe) FreshAccentedSecret() string {
-	v := p.s.secrets.fresh() + "\ufb01\u00eb"
+	v := p.s.secrets.fresh() + " \ufb01\u00eb"
 	p.s.secrets.remember(v)
 	return v
 }
