@@ -60,7 +60,7 @@ var Table = map[string]Check{
 	"changed.write-warning":            {Run: calls.WriteWarning},
 	"changed.read-no-warning":          {Run: calls.ReadNoWarning},
 	"data.bounded":                     {Run: data.DataBounded},
-	"data.function-only":               {Run: calls.DataFunctionOnly},
+	"data.function-only":               {Run: calls.DataFunctionOnly, Audit: true},
 	"fidelity.reported":                {Run: calls.FidelityReported},
 	"fidelity.low-warning":             {Run: calls.LowFidelityWarning},
 	"sensitive.never-echoed":           {Run: calls.SensitiveNeverEchoed},

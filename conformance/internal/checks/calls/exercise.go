@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/echo"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -654,6 +655,9 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 	return p.Judged(nil, judged, "needs a page whose action can be called successfully, or a manifest entry under expectationFailures")
 }
 
+// DataFunctionOnly: no receipt of an element, flow or hand-off action
+// carries data — the exercise's successful calls, the hand-offs' calls and
+// every other receipt of the run.
 func DataFunctionOnly(p *probe.Probe) probe.Outcome {
 	o, n := p.JudgeEach(func(a receipt.ActionInfo) bool { return a.Kind != receipt.KindFunction }, func(e *probe.Exercised) (bool, string) {
 		if !e.Receipt.Result.OK {
@@ -664,7 +668,35 @@ func DataFunctionOnly(p *probe.Probe) probe.Outcome {
 		}
 		return true, ""
 	})
-	return p.Judged(o, n, "no action of a kind other than function could be called successfully")
+	if o != nil {
+		return *o
+	}
+	// The exercise calls no hand-off: they are called as handoff.outcome
+	// calls them (a hand-off without a check succeeds when the host
+	// answers completed). Then every receipt the run saw of a declared
+	// action of another kind, failed ones too, is judged (an audit).
+	var found *probe.Outcome
+	judged := map[*receipt.Receipt]bool{}
+	look := func() bool {
+		for _, sn := range p.SentReceipts() {
+			if !sn.Declared || sn.Action.Kind == receipt.KindFunction || sn.Action.Kind == "" || judged[sn.Receipt] {
+				continue
+			}
+			judged[sn.Receipt] = true
+			if len(sn.Receipt.Result.Data) > 0 {
+				res := probe.Failf("%s: the receipt of an action of kind %s carries data %s", sn.What, sn.Action.Kind, report.Clip(string(sn.Receipt.Result.Data), 80)).
+					With(probe.ReceiptEvidence("receipt", sn.Receipt))
+				found = &res
+				return true
+			}
+		}
+		return false
+	}
+	stages.Handoffs(p, look)
+	if look() || found != nil {
+		return *found
+	}
+	return p.Judged(nil, n+len(judged), "no action of a kind other than function could be called successfully")
 }
 
 func FidelityReported(p *probe.Probe) probe.Outcome {

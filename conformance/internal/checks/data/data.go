@@ -83,10 +83,23 @@ func deepMarkersProblem(data map[string]any) string {
 		what, kind, unit, where string
 		n                       int
 		v                       any
+		// top and path lead to v: the containers on the way, at depths 1
+		// to 3, stay containers.
+		top  string
+		path []any
 	}{
-		{"an object of 1 key", "object", "key", "/" + echoDeep + "/a/b/c", 1, at(data[echoDeep], "a", "b", "c")},
-		{"an array of 3 items", "array", "item", "/" + echoDeepList + "/0/0/0", 3, at(data[echoDeepList], 0, 0, 0)},
+		{"an object of 1 key", "object", "key", "/" + echoDeep + "/a/b/c", 1, at(data[echoDeep], "a", "b", "c"), echoDeep, []any{"a", "b"}},
+		{"an array of 3 items", "array", "item", "/" + echoDeepList + "/0/0/0", 3, at(data[echoDeepList], 0, 0, 0), echoDeepList, []any{0, 0}},
 	} {
+		where := "/" + c.top
+		for depth := 1; depth <= len(c.path)+1; depth++ {
+			if m, ok := at(data[c.top], c.path[:depth-1]...).(string); ok {
+				return fmt.Sprintf("%s, an %s at depth %d, became %q: only an object or array at depth 4 or more becomes a marker (depth counts from data itself, at 0)", where, c.kind, depth, m)
+			}
+			if depth <= len(c.path) {
+				where += "/" + fmt.Sprint(c.path[depth-1])
+			}
+		}
 		m, ok := c.v.(string)
 		if !ok {
 			continue // nesting past the bound is dataProblem's

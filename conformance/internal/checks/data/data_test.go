@@ -62,6 +62,29 @@ func TestEchoMarkers(t *testing.T) {
 	}
 }
 
+// TestDeepMarkersStandAtDepthFour: an object or array nested past the
+// bound becomes a marker at depth 4, not sooner (depth counts from data
+// itself, at 0).
+func TestDeepMarkersStandAtDepthFour(t *testing.T) {
+	for _, c := range []struct {
+		name, doc, want string
+	}{
+		{"at depth 4", `{"glassProbeDeep":{"a":{"b":{"c":"[object of 1 key omitted]"}}},"glassProbeDeepList":[[["[array of 3 items omitted]"]]]}`, ""},
+		{"an object cut at depth 3", `{"glassProbeDeep":{"a":{"b":"[object of 1 key omitted]"}}}`, "/glassProbeDeep/a/b, an object at depth 3, became"},
+		{"an array cut at depth 2", `{"glassProbeDeepList":["[array of 1 item omitted]"]}`, "/glassProbeDeepList/0, an array at depth 2"},
+		{"at depth 1", `{"glassProbeDeep":"[object of 1 key omitted]"}`, "/glassProbeDeep, an object at depth 1"},
+	} {
+		var data map[string]any
+		if err := json.Unmarshal([]byte(c.doc), &data); err != nil {
+			t.Fatal(err)
+		}
+		got := deepMarkersProblem(data)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestFailureAuditJudgesEachFailureOnceAsItComes: the audit of failed
 // receipts judges the failures the run saw since it last looked, each
 // once, skips successes and the harness's own receipts, and stops at the

@@ -13,14 +13,8 @@ import "github.com/glassworks/glass/conformance/internal/probe"
 // stop is asked after each call: when it reports true, no further call is
 // made (the audit asking has its violation).
 func ProvokeFailures(p *probe.Probe, stop func() bool) {
-	hs, _ := handoffTargets(p)
-	for _, h := range hs {
-		for _, answer := range h.outcomes {
-			_, _ = handoff(p, h, answer)
-			if stop() {
-				return
-			}
-		}
+	if Handoffs(p, stop) {
+		return
 	}
 	for i, sc := range p.Manifest().FlowFailures {
 		_, _ = flowFailure(p, i)
@@ -34,4 +28,21 @@ func ProvokeFailures(p *probe.Probe, stop func() bool) {
 			}
 		}
 	}
+}
+
+// Handoffs makes, once per run and transport, the calls handoff.outcome
+// makes of every hand-off, each answered every way a user can without
+// doing the step (completed among them: a hand-off that declares no check
+// then succeeds). It reports whether stop asked it to stop.
+func Handoffs(p *probe.Probe, stop func() bool) bool {
+	hs, _ := handoffTargets(p)
+	for _, h := range hs {
+		for _, answer := range h.outcomes {
+			_, _ = handoff(p, h, answer)
+			if stop() {
+				return true
+			}
+		}
+	}
+	return false
 }
