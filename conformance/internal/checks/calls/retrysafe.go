@@ -2,8 +2,10 @@ package calls
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -24,6 +26,10 @@ func markedIdempotent(s *receipt.Snapshot) (map[string]bool, bool) {
 	return out, len(out) > 0
 }
 
+// otherRetryValues are values of options.retry other than "safe": none
+// selects the safe-retry policy (CONTRACT.md §6.1).
+var otherRetryValues = []any{"never", "Safe", true}
+
 // retrySafeOnlyIdempotent judges envelope.recovery-strategy under the
 // safe-retry policy (options.retry "safe", CONTRACT.md §2.10): the runtime
 // reports retry_safe, in place of none, only for a failure that did not
@@ -31,8 +37,10 @@ func markedIdempotent(s *receipt.Snapshot) (map[string]bool, bool) {
 // runtime marks idempotent actions in its snapshot, every available
 // action (at most maxRefusedEach) is called once with that policy and
 // arguments that fail before it starts; an action not marked idempotent
-// must not get retry_safe. The receipts stay out of the run's record (the
-// audits judge calls made without a retry policy). Nil when none did, or
+// must not get retry_safe (retryCandidates). The receipts stay out of the run's record (the
+// audits judge calls made without a retry policy); the first call that got
+// retry_safe is then made again with each of otherRetryValues, whose
+// receipts the run records: the audit wants none for them. Nil when none did, or
 // when the runtime marks no action idempotent (said in why).
 func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 	idem, marked := markedIdempotent(p.Base())
@@ -40,8 +48,11 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 		return nil, "the safe-retry policy: the snapshot marks no action idempotent (x-idempotent), so the probe cannot tell which may get retry_safe"
 	}
 	type answer struct {
-		id string
-		r  *receipt.Receipt
+		id   string
+		args any
+		r    *receipt.Receipt
+		// retry is the options.retry the call passed.
+		retry any
 	}
 	v, err := p.Memo(fmt.Sprintf("%s|retrySafe", p.Transport), func() (any, error) {
 		pg, err := p.Open("", glasstest.Deny())
@@ -50,7 +61,7 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 		}
 		defer pg.Close()
 		var out []answer
-		for _, a := range p.Candidates() {
+		for _, a := range retryCandidates(p.Candidates(), idem) {
 			if len(out) == maxRefusedEach {
 				break
 			}
@@ -59,8 +70,31 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 				continue
 			}
 			if r, byRuntime := pg.Answered(pg.Harness.Do(a.ID, args, glasstest.SafeRetry())); byRuntime {
-				out = append(out, answer{a.ID, r})
+				out = append(out, answer{a.ID, args, r, "safe"})
 			}
+		}
+		// "safe" alone selects the policy (§6.1): the first call that got
+		// retry_safe is made again with other values of options.retry,
+		// recorded in the run, whose audit wants none for each.
+		for _, x := range out {
+			if x.r.RecoveryStrategy != receipt.RecoveryRetrySafe || !idem[x.id] {
+				continue
+			}
+			args := x.args
+			if text, ok := args.(json.RawMessage); ok {
+				args = string(text) // arguments that are not JSON, sent as they are
+			}
+			for _, other := range otherRetryValues {
+				r, err := pg.Raw(x.id, args, map[string]any{"retry": other}, nil)
+				switch {
+				case errors.Is(err, probe.ErrNoTool):
+					continue
+				case err != nil:
+					return nil, err
+				}
+				out = append(out, answer{x.id, x.args, r, other})
+			}
+			break
 		}
 		return out, nil
 	})
@@ -69,6 +103,11 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 		return &b, ""
 	}
 	for _, x := range v.([]answer) {
+		if x.retry != "safe" && x.r.RecoveryStrategy == receipt.RecoveryRetrySafe {
+			f := probe.Failf("%s, called with options.retry %s and arguments that fail before it starts: %s carries recoveryStrategy retry_safe, as it did with \"safe\", but only \"safe\" selects the safe-retry policy (CONTRACT.md §6.1: any other value selects none)",
+				x.id, judge.JSONText(x.retry), x.r.Code()).With(probe.ReceiptEvidence("receipt", x.r))
+			return &f, ""
+		}
 		if x.r.RecoveryStrategy == receipt.RecoveryRetrySafe && !idem[x.id] {
 			f := probe.Failf("%s, called with options.retry \"safe\" and arguments that fail before it starts: %s carries recoveryStrategy retry_safe, but the snapshot does not mark %s idempotent (it marks %d actions x-idempotent): retry_safe is only for an action the page declares idempotent",
 				x.id, x.r.Code(), x.id, len(idem)).With(probe.ReceiptEvidence("receipt", x.r))
@@ -76,4 +115,27 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 		}
 	}
 	return nil, ""
+}
+
+// retryCandidates orders the actions the safe-retry probe calls: those
+// marked idempotent first (the ones that may get retry_safe), then one
+// action of every other tool (per-row actions of one tool are alike).
+func retryCandidates(cands []receipt.ActionInfo, idem map[string]bool) []receipt.ActionInfo {
+	var first, rest []receipt.ActionInfo
+	tools := map[string]bool{}
+	for _, a := range cands {
+		if idem[a.ID] {
+			first = append(first, a)
+			continue
+		}
+		tool := a.ID
+		if a.Tool != "" {
+			tool = "tool:" + a.Tool
+		}
+		if !tools[tool] {
+			tools[tool] = true
+			rest = append(rest, a)
+		}
+	}
+	return append(first, rest...)
 }
