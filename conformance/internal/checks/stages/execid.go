@@ -3,6 +3,7 @@ package stages
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -34,6 +35,10 @@ type IDProbe struct {
 
 var executionIDForm = regexp.MustCompile(receipt.ExecutionIDPattern)
 
+// executionIDChars matches a text made only of the characters the form
+// allows.
+var executionIDChars = regexp.MustCompile(`^[A-Za-z0-9_.:-]*$`)
+
 // The executionIds the probe passes: one of the form, with every kind of
 // character the form allows and its full length, and one that is not of
 // the form.
@@ -60,15 +65,39 @@ func ExecutionIDProbe(p *probe.Probe) (*IDProbe, error) {
 
 func executionIDs(p *probe.Probe) (*IDProbe, error) {
 	out := &IDProbe{}
-	var target receipt.ActionInfo
-	var args map[string]any
+	// The calls without an executionId go to up to three actions: the
+	// first the probe can build arguments for, the first whose id has a
+	// character the form does not allow (a per-row id's @), and the one
+	// with the longest id — a runtime that builds its ids from the action
+	// id shows it there.
+	type call struct {
+		a    receipt.ActionInfo
+		args map[string]any
+	}
+	var targets []call
+	var odd, long *call
 	for _, a := range p.Candidates() {
-		if v, err := p.ValidArgs(a, ""); err == nil {
-			target, args = a, v
-			break
+		v, err := p.ValidArgs(a, "")
+		if err != nil {
+			continue
+		}
+		c := call{a, v}
+		if len(targets) == 0 {
+			targets = append(targets, c)
+		}
+		if odd == nil && !executionIDChars.MatchString(a.ID) {
+			odd = &c
+		}
+		if long == nil || len(a.ID) > len(long.a.ID) {
+			long = &c
 		}
 	}
-	if target.ID == "" {
+	for _, c := range []*call{odd, long} {
+		if c != nil && !slices.ContainsFunc(targets, func(t call) bool { return t.a.ID == c.a.ID }) {
+			targets = append(targets, *c)
+		}
+	}
+	if len(targets) == 0 {
 		out.NotProbed = "the page declares no available action the probe can build arguments for"
 		return out, nil
 	}
@@ -82,9 +111,11 @@ func executionIDs(p *probe.Probe) (*IDProbe, error) {
 	}
 	stale := snap.Revision + 1000
 	minted := map[string]int{}
+	target, args := targets[0].a, targets[0].args
 	for i := 1; i <= 3; i++ {
-		what := fmt.Sprintf("call %d of %s without options.executionId (guarded by a stale revision)", i, target.ID)
-		r, byRuntime := pg.DoAnswered(target.ID, args, glasstest.WithoutExecutionID(), glasstest.ExpectedRevision(stale))
+		t := targets[(i-1)%len(targets)]
+		what := fmt.Sprintf("call %d (of %s) without options.executionId (guarded by a stale revision)", i, t.a.ID)
+		r, byRuntime := pg.DoAnswered(t.a.ID, t.args, glasstest.WithoutExecutionID(), glasstest.ExpectedRevision(stale))
 		// A receipt the decoder refused for its executionId (past 64
 		// characters) is the runtime's id all the same.
 		refused := r.Code() == receipt.CodeReceiptInvalid && r.Result.Error != nil && strings.Contains(r.Result.Error.Message, "$.executionId")
