@@ -14,6 +14,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -153,7 +154,9 @@ const noThrowScript = `async ([calls]) => {
     try {
       const r = await p;
       const o = typeof r === "string" ? JSON.parse(r) : r;
-      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "" });
+      let text = "";
+      try { text = String(JSON.stringify(o)).slice(0, 200000); } catch (e) { text = ""; }
+      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "", text: text });
     } catch (e) {
       out.push({ what: c.what, rejected: String(e && e.message).slice(0, 200) });
     }
@@ -175,6 +178,8 @@ type noThrowAnswer struct {
 	Rejected string `json:"rejected"`
 	Protocol string `json:"protocol"`
 	Code     string `json:"code"`
+	// Text is the answer as JSON text, for the strict decoder.
+	Text string `json:"text"`
 }
 
 // NoThrow calls execute and resume on a fresh page with inputs the
@@ -214,7 +219,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		return probe.Broken(err)
 	}
 	var judged []string
-	for _, a := range answers {
+	for i, a := range answers {
 		switch {
 		case a.Threw != "":
 			return probe.Failf("%s: the runtime threw instead of returning a receipt (%s)", a.What, a.Threw)
@@ -222,6 +227,20 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 			return probe.Failf("%s: the runtime's promise rejected instead of resolving to a receipt (%s)", a.What, a.Rejected)
 		case a.Protocol != receipt.Protocol:
 			return probe.Failf("%s: the runtime answered with something that is not a receipt (protocol %q)", a.What, a.Protocol)
+		}
+		// The answer is a receipt only if it decodes as one: an id that
+		// is not a string is named as text in result.action, or left out
+		// (§2.2), and fails ACTION_NOT_FOUND like any unknown id.
+		r, err := receipt.Decode([]byte(a.Text))
+		if err != nil {
+			return probe.Failf("%s: the runtime's answer does not decode as a receipt: %s", a.What, report.Clip(err.Error(), 300)).
+				With(probe.TextEvidence("answer", report.Clip(a.Text, 2000)))
+		}
+		if i >= len(calls) {
+			break
+		}
+		if _, isString := calls[i].ID.(string); calls[i].Method == "execute" && !isString && r.Code() != receipt.CodeActionNotFound {
+			return probe.Failf("%s: an id that is not a string names no declared action: want ACTION_NOT_FOUND, %s", a.What, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
 		}
 		code := a.Code
 		if code == "" {
