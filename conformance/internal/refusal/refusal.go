@@ -202,10 +202,15 @@ func quoteAll(l []string) []string {
 	return out
 }
 
+// NeverGivenSecret is the name of the sensitive value the unknown-secret
+// refusal's placeholder asks for, which the host never gives. A name is
+// no argument value: a failure may name it (CONTRACT.md §2.3).
+const NeverGivenSecret = "glass-probe-never-given"
+
 // planSecretName passes a placeholder for a sensitive value the host never
 // gave, in a string parameter of an action.
 func planSecretName(p *probe.Probe) (*probe.PlannedCall, string) {
-	placeholder := map[string]string{"$sensitive": "glass-probe-never-given"}
+	placeholder := map[string]string{"$sensitive": NeverGivenSecret}
 	pc, why := planParam(p, "a string type", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
 		if !prop.HasType("string") || len(prop.Enum) > 0 {
 			return nil, "", false

@@ -14,6 +14,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -200,7 +201,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		calls = append(calls,
 			noThrowCall{What: "execute of " + id + " with arguments that are not JSON", Method: "execute", ID: id, Args: `{"unterminated`},
 			noThrowCall{What: "execute of " + id + " with arguments that are a JSON array", Method: "execute", ID: id, Args: `[1, 2]`},
-			noThrowCall{What: "execute of " + id + " with a placeholder for a sensitive value the host never gave", Method: "execute", ID: id, Args: `{"glassProbe": {"$sensitive": "glass-probe-never-given"}}`},
+			noThrowCall{What: "execute of " + id + " with a placeholder for a sensitive value the host never gave", Method: "execute", ID: id, Args: `{"glassProbe": {"$sensitive": "` + refusal.NeverGivenSecret + `"}}`},
 			noThrowCall{What: "execute of " + id + " with a stale expected revision", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": 987654321}},
 			noThrowCall{What: "execute of " + id + " with an expected revision that is not a non-negative integer", Method: "execute", ID: id, Args: "{}", Options: map[string]any{"expectedRevision": -1}},
 		)
