@@ -28,9 +28,18 @@ const stage6Script = `() => {
   const keep = (v, sync) => {
     try { w.text = typeof v === "string" ? v : JSON.stringify(v); w.state = "kept"; w.sync = sync === true; } catch (e) { w.state = "failed"; }
   };
-  const grab = () => {
+  const grab = (ev) => {
     if (w.state !== "none") return;
     w.state = "pending";
+    try {
+      const t = ev && ev.target;
+      if (t && t.nodeType === 1) {
+        w.tag = String(t.tagName).toLowerCase().slice(0, 40);
+        w.native = t.matches(` + "`" + `button, select, textarea, summary, a[href], input:not([type="hidden"])` + "`" + `);
+      }
+    } catch (e) {
+      // the target's tag is a hint only
+    }
     try {
       const s = globalThis.glassRuntime.snapshot();
       if (s && typeof s.then === "function") s.then(keep, () => { w.state = "failed"; });
@@ -56,6 +65,12 @@ type Stage6 struct {
 	Sync bool
 	// Why says why Snap is nil.
 	Why string
+	// Tag is the element the first input event reached (its tag name),
+	// and Native whether it is a native control (a button, a form field,
+	// a link, a summary): the page's own element, whatever the runtime
+	// reported.
+	Tag    string
+	Native bool
 }
 
 // WatchStage6 installs the stage-6 watcher on pg.
@@ -73,9 +88,11 @@ func (pg *Page) ReadStage6() (Stage6, error) {
 		return Stage6{}, fmt.Errorf("read the stage-6 watcher: %w", err)
 	}
 	var w struct {
-		State string `json:"state"`
-		Text  string `json:"text"`
-		Sync  bool   `json:"sync"`
+		State  string `json:"state"`
+		Text   string `json:"text"`
+		Sync   bool   `json:"sync"`
+		Tag    string `json:"tag"`
+		Native bool   `json:"native"`
 	}
 	text, _ := v.(string)
 	if err := json.Unmarshal([]byte(text), &w); err != nil {
@@ -90,9 +107,9 @@ func (pg *Page) ReadStage6() (Stage6, error) {
 	}
 	s, err := receipt.DecodeSnapshot([]byte(w.Text))
 	if err != nil {
-		return Stage6{Why: "the snapshot taken when execution started does not decode: " + FirstLine(err.Error())}, nil
+		return Stage6{Why: "the snapshot taken when execution started does not decode: " + FirstLine(err.Error()), Tag: w.Tag, Native: w.Native}, nil
 	}
-	return Stage6{Snap: s, Sync: w.Sync}, nil
+	return Stage6{Snap: s, Sync: w.Sync, Tag: w.Tag, Native: w.Native}, nil
 }
 
 // timelineScript makes the page keep the runtime's snapshot after every

@@ -315,6 +315,8 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 		switch {
 		case after.Fidelity == "":
 			return true, "the call succeeded, so its target resolved, but the snapshot after it still gives the element action no fidelity"
+		case after.Fidelity == receipt.FidelityLow && e.Stage6.Native:
+			return true, fmt.Sprintf("the snapshot gives the element action fidelity low (input simulated on an element that is no native control), but the call's first input event reached a native control (<%s>): a native target is high (§2.6); a runtime that could not inspect the target at registration assigns the fidelity when it first resolves, and does not guess", e.Stage6.Tag)
 		case !validFidelity(after.Fidelity):
 			return true, fmt.Sprintf("the snapshot after the call gives the element action fidelity %q, want high, auto or low", after.Fidelity)
 		case e.Action.Fidelity != "" && after.Fidelity != e.Action.Fidelity:
