@@ -8,6 +8,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/checks/data"
 	"github.com/glassworks/glass/conformance/internal/checks/host"
 	"github.com/glassworks/glass/conformance/internal/checks/page"
+	"github.com/glassworks/glass/conformance/internal/checks/scenarios"
 	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/checks/webmcp"
 	"github.com/glassworks/glass/conformance/internal/probe"
@@ -69,8 +70,8 @@ var Table = map[string]Check{
 	"envelope.revision":                {Run: calls.Revision, Audit: true},
 
 	// Failures the manifest names.
-	"verify.expectation-failed": {Run: calls.ExpectationFailed},
-	"exec.handler-throws":       {Run: calls.HandlerThrows},
+	"verify.expectation-failed": {Run: scenarios.ExpectationFailed},
+	"exec.handler-throws":       {Run: scenarios.HandlerThrows},
 
 	// Audits over every receipt the run saw.
 	"changed.bounded":            {Run: calls.ChangedBounded, Audit: true},
