@@ -392,15 +392,11 @@ func typedSpellings(v string) []spelling {
 		fmt.Fprintf(&hex, "&#x%x;", r)
 	}
 	var out []spelling
-	forms := map[string]bool{v: true}
 	for _, f := range []struct {
 		form norm.Form
 		name string
 	}{{norm.NFD, "NFD"}, {norm.NFKC, "NFKC"}, {norm.NFKD, "NFKD"}} {
-		if t := f.form.String(v); !forms[t] {
-			forms[t] = true
-			out = append(out, spelling{t, "in another normalisation form (" + f.name + ")"})
-		}
+		out = append(out, spelling{f.form.String(v), "in another normalisation form (" + f.name + ")"})
 	}
 	out = append(out, []spelling{
 		{pct, "percent-encoded"},
@@ -413,9 +409,10 @@ func typedSpellings(v string) []spelling {
 		{dec.String(), "as decimal HTML character references"},
 		{hex.String(), "as hex HTML character references"},
 	}...)
-	// A spelling that is the same text as one before it (the value has no
-	// space, or nothing to escape that way) is typed once.
-	seen := map[string]bool{}
+	// A spelling that is the value itself, or the same text as one before
+	// it (the value has no space, no compatibility character, or nothing
+	// to escape that way), is left out.
+	seen := map[string]bool{v: true}
 	return slices.DeleteFunc(out, func(sp spelling) bool {
 		dup := seen[sp.text]
 		seen[sp.text] = true

@@ -38,6 +38,10 @@ type ScenarioCall struct {
 	// Before is the harness's witness before the call, Settled the page
 	// model once the page went quiet after it; nil for other fields.
 	Before, Settled *Witness
+	// DOMWitness is false when the page changes by itself (two readings
+	// of its DOM before the call differ): what it shows once quiet then
+	// says nothing of the call.
+	DOMWitness bool
 	// Stage6 is the runtime's snapshot when the first input event of an
 	// element action's call fired (the before window after a reveal).
 	Stage6 Stage6
@@ -76,7 +80,7 @@ func (p *Probe) WatchedScenario(sc manifest.Scenario, field string) (*ScenarioCa
 		a, _ := p.Base().Action(sc.Action)
 		element := a.Kind == receipt.KindElement
 		if watched {
-			if c.Before, err = pg.Witness(false); err != nil {
+			if c.Before, c.DOMWitness, err = pg.StableWitness(false); err != nil {
 				return broken(err)
 			}
 			if element {

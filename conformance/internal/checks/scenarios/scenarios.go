@@ -86,8 +86,9 @@ var HandlerThrows = watchedScenarioCheck(func(m *manifest.Manifest) []manifest.S
 // reveal changed the page model, from the runtime's own snapshot when
 // execution started. A runtime that took its after snapshot the moment
 // the handler threw, before the work it started had ended, reports less.
+// A page that changes by itself is not judged so.
 func settledProblem(c *probe.ScenarioCall) (string, []report.Evidence) {
-	if c.Before == nil || c.Settled == nil || !c.ByRuntime {
+	if c.Before == nil || c.Settled == nil || !c.ByRuntime || !c.DOMWitness {
 		return "", nil
 	}
 	pr := judge.ChangesProblem(c.Receipt, c.Before.Snap, c.Settled.Snap)
