@@ -216,7 +216,14 @@ func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
 		ok  bool
 	}
 	v, _ := p.s.memo(string(p.Transport)+"|refuse|"+rf.Kind, func() (any, error) {
-		res, o, ok := p.refuseNow(rf)
+		// The refusal's page belongs to no single check, as an exercised
+		// call's (Call): a refusal computed ahead (RefuseAhead) can
+		// outlive the check that started it, whose pages close when it
+		// ends, and a page closed under the refusal would fail every
+		// check that shares it.
+		q := &Probe{s: p.s, Transport: p.Transport}
+		defer q.Close()
+		res, o, ok := q.refuseNow(rf)
 		return result{res, o, ok}, nil
 	})
 	r := v.(result)
