@@ -47,6 +47,12 @@ func HandoffWith(fn func(*Handoff) HandoffOutcome) Option {
 	return func(s *settings) { s.handoff = fn }
 }
 
+// NoHandoffChannel installs no hand-off channel at all (glassHost has no
+// handoff member); the contract says a runtime must then fail a hand-off
+// HANDOFF_FAILED at phase dispatch (handoff.outcome). A page option only:
+// the channel is installed with the page.
+func NoHandoffChannel() PageOption { return pageOnly(func(s *settings) { s.noHandoff = true }) }
+
 // HandoffTimeout overrides how long the runtime waits for the user (the
 // action declares its own, else the runtime's default of 60 s). Keep it
 // below the call's Timeout.

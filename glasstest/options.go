@@ -61,6 +61,8 @@ type settings struct {
 	handoffTimeout   time.Duration
 	retry            string
 	noExecutionID    bool
+	// noHandoff installs no hand-off channel (NoHandoffChannel).
+	noHandoff bool
 	// host, when set, replaces the reference host: only in a test build
 	// of the conformance suite's host mutants (host.go).
 	host *host

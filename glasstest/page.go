@@ -185,7 +185,7 @@ func installChannels(p *Page) error {
 }
 
 func (p *Page) hostScript() string {
-	return pagejs.HostScript(p.nonce, p.settings.policy.kind != policyNoChannel)
+	return pagejs.HostScript(p.nonce, p.settings.policy.kind != policyNoChannel, !p.settings.noHandoff)
 }
 
 // Close closes the page's browser context (or gives its page back to the

@@ -44,10 +44,11 @@ func Reuse(pool *PagePool) PageOption {
 type poolKey struct {
 	browser     *Browser
 	withConfirm bool
+	withHandoff bool
 }
 
 func keyOf(b *Browser, s settings) poolKey {
-	return poolKey{browser: b, withConfirm: s.policy.kind != policyNoChannel}
+	return poolKey{browser: b, withConfirm: s.policy.kind != policyNoChannel, withHandoff: !s.noHandoff}
 }
 
 // pooled tells whether a page opened with s may come from, and go back

@@ -103,6 +103,8 @@ var _ = Describe("A page pool (Reuse)", func() {
 		Expect(kept.Close()).To(Succeed())
 		other := open(glasstest.NoConfirmationChannel())
 		Expect(glasstest.BrowserPage(other)).NotTo(BeIdenticalTo(glasstest.BrowserPage(kept)))
+		noHandoff := open(glasstest.NoHandoffChannel())
+		Expect(glasstest.BrowserPage(noHandoff)).NotTo(BeIdenticalTo(glasstest.BrowserPage(kept)))
 		again := open()
 		Expect(glasstest.BrowserPage(again)).To(BeIdenticalTo(glasstest.BrowserPage(kept)))
 	})

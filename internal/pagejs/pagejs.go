@@ -36,7 +36,7 @@ const Binding = "__glassHostCall"
 // runtimeReplaced pins the runtime global the first time the harness looks
 // at it and afterwards tells whether a page script has swapped it.
 //
-// js/host.js is the script; GLASS_KEY and GLASS_WITH_CONFIRM are filled
+// js/host.js is the script; GLASS_KEY, GLASS_WITH_CONFIRM and GLASS_WITH_HANDOFF are filled
 // in for each page (HostScript), and it calls the binding by the name
 // Binding gives it.
 //
@@ -44,9 +44,11 @@ const Binding = "__glassHostCall"
 var hostScript string
 
 // HostScript is the host script of a page whose messages are signed with
-// key (see Channel), with or without the confirmation channel.
-func HostScript(key string, withConfirm bool) string {
-	return strings.NewReplacer("GLASS_KEY", strconv.Quote(key), "GLASS_WITH_CONFIRM", strconv.FormatBool(withConfirm)).Replace(hostScript)
+// key (see Channel), with or without the confirmation channel and the
+// hand-off channel.
+func HostScript(key string, withConfirm, withHandoff bool) string {
+	return strings.NewReplacer("GLASS_KEY", strconv.Quote(key), "GLASS_WITH_CONFIRM", strconv.FormatBool(withConfirm),
+		"GLASS_WITH_HANDOFF", strconv.FormatBool(withHandoff)).Replace(hostScript)
 }
 
 // HostMessage is a message of the host script on the binding: a

@@ -103,7 +103,7 @@
   };
   const host = { protocol: "glass.page/v1" };
   if (GLASS_WITH_CONFIRM) host.confirm = (request) => send("confirm", request);
-  host.handoff = (request) => send("handoff", request);
+  if (GLASS_WITH_HANDOFF) host.handoff = (request) => send("handoff", request);
   let pinned, isPinned = false;
   Object.defineProperty(host, "runtimeReplaced", { enumerable: false, value: (rt) => {
     if (!isPinned) { pinned = rt; isPinned = true; return false; }

@@ -83,6 +83,10 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 		defer q.Close()
 		timeout := probeHandoffTimeout
 		user := func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }
+		var channel []glasstest.PageOption
+		if answer == noHandoffChannel {
+			channel = append(channel, glasstest.NoHandoffChannel())
+		}
 		if answer == unansweredHandoff {
 			// The user never answers: the host holds the request until
 			// the call has its receipt, so the runtime's own wait must
@@ -92,8 +96,8 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 			timeout = unansweredHandoffTimeout
 			user = func(*glasstest.Handoff) glasstest.HandoffOutcome { <-release; return glasstest.HandoffTimedOut }
 		}
-		w, err := q.WatchedCall(h.url, h.action.ID, h.args, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
-			glasstest.HandoffTimeout(timeout), glasstest.HandoffWith(user))
+		w, err := q.WatchedCall(h.url, h.action.ID, h.args, append(channel, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
+			glasstest.HandoffTimeout(timeout), glasstest.HandoffWith(user))...)
 		if err != nil {
 			return nil, err
 		}
@@ -207,6 +211,12 @@ const unansweredHandoff = "(no answer)"
 
 const unansweredHandoffTimeout = 1500 * time.Millisecond // not a contract bound
 
+// noHandoffChannel is a page whose host installed no hand-off channel
+// (glassHost has no handoff member): no answer can come, and the runtime
+// must fail HANDOFF_FAILED (CONTRACT.md, handoff.outcome), not take the
+// missing channel for a denial or a timeout.
+const noHandoffChannel = "(no hand-off channel)"
+
 // HandoffOutcome answers each hand-off every way a user can — without
 // doing the step — and checks the code each answer maps to; one hand-off
 // (the first without a check, else the first) also gets an answer of
@@ -238,15 +248,16 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			answers = append(slices.Clip(answers), otherHandoffStatus)
 		}
 		if i == 0 {
-			// The runtime's own wait running out is a timeout too.
-			answers = append(slices.Clip(answers), unansweredHandoff)
+			// The runtime's own wait running out is a timeout too; no
+			// channel at all is a failure.
+			answers = append(slices.Clip(answers), unansweredHandoff, noHandoffChannel)
 		}
 		for _, answer := range answers {
 			c, err := handoff(p, h, answer)
 			if err != nil {
 				return probe.Broken(err)
 			}
-			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed, otherHandoffStatus: receipt.CodeHandoffFailed, unansweredHandoff: receipt.CodeHandoffTimeout}[answer]
+			want := map[string]receipt.Code{"cancelled": receipt.CodeHandoffCancelled, "timeout": receipt.CodeHandoffTimeout, "failed": receipt.CodeHandoffFailed, otherHandoffStatus: receipt.CodeHandoffFailed, unansweredHandoff: receipt.CodeHandoffTimeout, noHandoffChannel: receipt.CodeHandoffFailed}[answer]
 			if answer == "completed" {
 				if h.action.Expect == "" {
 					if c.Receipt.Result.OK || c.Receipt.Code() == receipt.CodeHandoffFailed {
@@ -261,6 +272,9 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 				what := "the host answered " + answer
 				if answer == unansweredHandoff {
 					what = fmt.Sprintf("the host did not answer within the %s the runtime was given (handoffTimeoutMs)", unansweredHandoffTimeout)
+				}
+				if answer == noHandoffChannel {
+					what = "the page had no hand-off channel (glassHost.handoff missing)"
 				}
 				if answer == "completed" {
 					what += " without the user doing the step, so its check (" + h.action.Expect + ") was not observed"
