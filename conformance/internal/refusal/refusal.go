@@ -56,6 +56,13 @@ const (
 	RefUnavailableElement = "unavailable element action"
 	RefControlName        = "undeclared id named like a control"
 	RefSecretName         = "unknown sensitive value"
+	// RefLooksLikePlaceholder is an object like a placeholder that is not
+	// one, where a parameter declares type string: "$sensitive" beside
+	// another member, or a name that is not a string. It is left as it is
+	// (CONTRACT.md §2.3), so validation refuses it; a runtime that takes
+	// it for a placeholder fails INVALID_ARGS (the host never gave the
+	// name) instead.
+	RefLooksLikePlaceholder = "object like a placeholder"
 )
 
 // Refusals lists every refusal probe, in lifecycle order.
@@ -65,6 +72,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefControlName, Code: receipt.CodeActionNotFound, Plan: planControlName},
 	{Kind: RefMalformed, Code: receipt.CodeInvalidArgs, Plan: PlanMalformed},
 	{Kind: RefSecretName, Code: receipt.CodeInvalidArgs, Plan: planSecretName},
+	{Kind: RefLooksLikePlaceholder, Code: receipt.CodeInvalidParams, Plan: planLooksLikePlaceholder},
 	{Kind: RefMissing, Code: receipt.CodeInvalidParams, Plan: planMissing},
 	{Kind: RefWrongType, Code: receipt.CodeInvalidParams, Plan: planWrongType},
 	{Kind: RefFraction, Code: receipt.CodeInvalidParams, Plan: planFraction},
@@ -234,6 +242,28 @@ func planSecretName(p *probe.Probe) (*probe.PlannedCall, string) {
 			pc.Describe += ", then nested in an object and in an array"
 		}
 	}
+	return pc, ""
+}
+
+// planLooksLikePlaceholder passes, in a parameter that must be a string,
+// an object with "$sensitive" beside another member, then one whose
+// "$sensitive" is not a string: neither is a placeholder, so each fails
+// validation (INVALID_PARAMS), not restoration.
+func planLooksLikePlaceholder(p *probe.Probe) (*probe.PlannedCall, string) {
+	pc, why := planParam(p, "type string only", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+		if len(prop.Types()) == 0 || !prop.HasType("string") || prop.HasType("object") {
+			return nil, "", false
+		}
+		return map[string]any{"$sensitive": NeverGivenSecret, "glassKeep": 1}, fmt.Sprintf("an object like a placeholder but with a second member in the string parameter %q", name), true
+	})
+	if pc == nil {
+		return nil, why
+	}
+	args, _ := pc.Args.(map[string]any)
+	second := maps.Clone(args)
+	second[pc.Field] = map[string]any{"$sensitive": 7}
+	pc.MoreArgs = []any{second}
+	pc.Describe += `, then {"$sensitive": 7}, whose name is not a string`
 	return pc, ""
 }
 

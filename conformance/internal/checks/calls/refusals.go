@@ -141,6 +141,10 @@ func SensitiveRestored(p *probe.Probe) probe.Outcome {
 	if o := RefusalCheck(refusal.RefSecretName, nil)(p); o.Verdict != report.Pass {
 		return o
 	}
+	// An object like a placeholder that is not one is left as it is.
+	if o := RefusalCheck(refusal.RefLooksLikePlaceholder, nil)(p); o.Verdict == report.Fail {
+		return o
+	}
 	o, _ := p.JudgeEach(hasSecret(p), func(e *probe.Exercised) (bool, string) {
 		if c := e.Receipt.Code(); c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams {
 			return true, fmt.Sprintf("a call with a sensitive value the host gave failed %s: the placeholder was not restored before validation", c)
