@@ -110,12 +110,7 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 // Call makes one planned call, once per run and transport: every check
 // that needs it shares the result.
 func (p *Probe) Call(pl Planned) (*Exercised, error) {
-	v, err := p.s.memo(string(p.Transport)+"|exercise|"+pl.Action.ID, func() (any, error) {
-		// The call's page belongs to no single check: it is closed at once.
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
-		return q.exerciseOne(pl, false)
-	})
+	v, err := p.memoOwn(string(p.Transport)+"|exercise|"+pl.Action.ID, func(q *Probe) (any, error) { return q.exerciseOne(pl, false) })
 	if err != nil {
 		return nil, err
 	}

@@ -215,14 +215,7 @@ func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
 		o   Outcome
 		ok  bool
 	}
-	v, _ := p.s.memo(string(p.Transport)+"|refuse|"+rf.Kind, func() (any, error) {
-		// The refusal's page belongs to no single check, as an exercised
-		// call's (Call): a refusal computed ahead (RefuseAhead) can
-		// outlive the check that started it, whose pages close when it
-		// ends, and a page closed under the refusal would fail every
-		// check that shares it.
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
+	v, _ := p.memoOwn(string(p.Transport)+"|refuse|"+rf.Kind, func(q *Probe) (any, error) {
 		res, o, ok := q.refuseNow(rf)
 		return result{res, o, ok}, nil
 	})

@@ -118,9 +118,7 @@ const ScenarioExpectTimeout = 400 * time.Millisecond
 // transport: reveal.second-check judges its code, changed.window its
 // window, fidelity.assigned the fidelity it resolved.
 func (p *Probe) Reveal(sc manifest.Scenario) (*Exercised, error) {
-	v, err := p.s.memo(fmt.Sprintf("%s|reveal|%s|%s", p.Transport, sc.Action, sc.URL), func() (any, error) {
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
+	v, err := p.memoOwn(fmt.Sprintf("%s|reveal|%s|%s", p.Transport, sc.Action, sc.URL), func(q *Probe) (any, error) {
 		a, _ := p.Base().Action(sc.Action)
 		a.ID = sc.Action
 		var args any

@@ -128,6 +128,19 @@ func (s *Session) memo(key string, fn func() (any, error)) (any, error) {
 	return e.v, e.err
 }
 
+// memoOwn is memo for a result made on pages of its own: fn gets a probe
+// that belongs to no check, closed once fn returns. A shared result
+// belongs to no single check, and one computed ahead (prefetch) can
+// outlive the check that started it, whose pages close when it ends: a
+// page closed under it would fail every check that shares it.
+func (p *Probe) memoOwn(key string, fn func(q *Probe) (any, error)) (any, error) {
+	return p.s.memo(key, func() (any, error) {
+		q := &Probe{s: p.s, Transport: p.Transport}
+		defer q.Close()
+		return fn(q)
+	})
+}
+
 // Unfinished records that a check stopped walking a probe's calls before
 // the last (at a violation, where it needs no more), and how to make the
 // rest: FinishWalks makes them. One finish per key.

@@ -26,9 +26,7 @@ type Slowed struct {
 // without waiting for the work the page tracks. Once per run, transport
 // and action.
 func (p *Probe) SlowCall(e *Exercised) (*Slowed, error) {
-	v, err := p.s.memo(string(p.Transport)+"|slow|"+e.Action.ID, func() (any, error) {
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
+	v, err := p.memoOwn(string(p.Transport)+"|slow|"+e.Action.ID, func(q *Probe) (any, error) {
 		pg, err := q.OpenApproved(e.Secret)
 		if err != nil {
 			return nil, err

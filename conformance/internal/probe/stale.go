@@ -36,11 +36,7 @@ type StaleProbe struct {
 
 // Stale makes the stale-revision probe, once per run and transport.
 func (p *Probe) Stale() (*StaleProbe, error) {
-	v, err := p.s.memo(string(p.Transport)+"|stale", func() (any, error) {
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
-		return q.stale()
-	})
+	v, err := p.memoOwn(string(p.Transport)+"|stale", func(q *Probe) (any, error) { return q.stale() })
 	if err != nil {
 		return nil, err
 	}

@@ -59,11 +59,9 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		}
 		return harness, nil
 	}
-	v, err := p.s.memo(string(p.Transport)+"|window|"+e.Action.ID, func() (any, error) {
+	v, err := p.memoOwn(string(p.Transport)+"|window|"+e.Action.ID, func(q *Probe) (any, error) {
 		pl := Planned{Action: e.Action, Secret: e.Secret}
 		pl.Args, _ = e.Args.(map[string]any)
-		q := &Probe{s: p.s, Transport: p.Transport}
-		defer q.Close()
 		again, err := q.exerciseOne(pl, true)
 		if err != nil {
 			return nil, err

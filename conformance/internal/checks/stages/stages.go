@@ -83,10 +83,6 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 		defer q.Close()
 		timeout := probeHandoffTimeout
 		user := func(*glasstest.Handoff) glasstest.HandoffOutcome { return glasstest.HandoffOutcome(answer) }
-		var channel []glasstest.PageOption
-		if answer == noHandoffChannel {
-			channel = append(channel, glasstest.NoHandoffChannel())
-		}
 		if answer == unansweredHandoff {
 			// The user never answers: the host holds the request until
 			// the call has its receipt, so the runtime's own wait must
@@ -96,8 +92,11 @@ func handoff(p *probe.Probe, h handoffTarget, answer string) (*handoffCall, erro
 			timeout = unansweredHandoffTimeout
 			user = func(*glasstest.Handoff) glasstest.HandoffOutcome { <-release; return glasstest.HandoffTimedOut }
 		}
-		w, err := q.WatchedCall(h.url, h.action.ID, h.args, append(channel, glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout),
-			glasstest.HandoffTimeout(timeout), glasstest.HandoffWith(user))...)
+		opts := []glasstest.PageOption{glasstest.Deny(), glasstest.ExpectTimeout(handoffExpectTimeout), glasstest.HandoffTimeout(timeout), glasstest.HandoffWith(user)}
+		if answer == noHandoffChannel {
+			opts = append(opts, glasstest.NoHandoffChannel())
+		}
+		w, err := q.WatchedCall(h.url, h.action.ID, h.args, opts...)
 		if err != nil {
 			return nil, err
 		}
