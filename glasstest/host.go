@@ -1,6 +1,8 @@
 package glasstest
 
 import (
+	"encoding/json"
+
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -14,8 +16,9 @@ import (
 // hostmutants.go), so nothing a user builds can break the host.
 type host struct {
 	// foldRow returns the declared row action a call of the folded tool
-	// with record runs.
-	foldRow func(snap *receipt.Snapshot, tool, record string) (string, bool)
+	// with record runs, and the arguments JSON it passes on to it (the
+	// call's args without record).
+	foldRow func(snap *receipt.Snapshot, tool, record string, args map[string]json.RawMessage) (string, string, bool)
 	// beforeScripts installs the host channels before any page script
 	// runs; afterLoad runs once the page has loaded.
 	beforeScripts, afterLoad func(p *Page) error
@@ -56,14 +59,17 @@ func (p *Page) host() *host {
 }
 
 // foldRow maps a folded call of tool with record to the row action the
-// snapshot declares for that record.
-func foldRow(snap *receipt.Snapshot, tool, record string) (string, bool) {
+// snapshot declares for that record, passing the other arguments on
+// unchanged.
+func foldRow(snap *receipt.Snapshot, tool, record string, args map[string]json.RawMessage) (string, string, bool) {
 	for _, a := range snap.Actions.Items {
 		if a.Tool == tool && a.Record == record {
-			return a.ID, true
+			delete(args, "record")
+			rest, _ := json.Marshal(args)
+			return a.ID, string(rest), true
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // bindConfirmation answers a request only for a call the host has in

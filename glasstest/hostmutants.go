@@ -3,6 +3,7 @@
 package glasstest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -19,13 +20,18 @@ func BreakHost(name string) (Option, error) {
 	switch name {
 	case "host-fold-first-row":
 		// Any record runs the tool's first row.
-		h.foldRow = func(snap *receipt.Snapshot, tool, _ string) (string, bool) {
+		h.foldRow = func(snap *receipt.Snapshot, tool, _ string, args map[string]json.RawMessage) (string, string, bool) {
 			for _, a := range snap.Actions.Items {
 				if a.Tool == tool && a.Record != "" {
-					return a.ID, true
+					return foldRow(snap, tool, a.Record, args)
 				}
 			}
-			return "", false
+			return "", "", false
+		}
+	case "host-fold-args-dropped":
+		// The row action runs, without the call's other arguments.
+		h.foldRow = func(snap *receipt.Snapshot, tool, record string, _ map[string]json.RawMessage) (string, string, bool) {
+			return foldRow(snap, tool, record, map[string]json.RawMessage{})
 		}
 	case "host-channels-late":
 		// glassHost arrives after the page's scripts ran.

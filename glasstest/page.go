@@ -301,24 +301,18 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 		return id, argsJSON
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal([]byte(argsJSON), &m) != nil {
-		return id, argsJSON
-	}
 	var record string
-	if json.Unmarshal(m["record"], &record) != nil || record == "" {
+	if json.Unmarshal([]byte(argsJSON), &m) != nil || json.Unmarshal(m["record"], &record) != nil || record == "" {
 		return id, argsJSON
 	}
 	snap, err := p.trySnapshot(s.timeout)
 	if err != nil {
 		return id, argsJSON
 	}
-	if _, ok := snap.Action(id); ok {
-		return id, argsJSON
-	}
-	if row, ok := p.host().foldRow(snap, id, record); ok {
-		delete(m, "record")
-		rest, _ := json.Marshal(m)
-		return row, string(rest)
+	if _, declared := snap.Action(id); !declared {
+		if row, rest, ok := p.host().foldRow(snap, id, record, m); ok {
+			return row, rest
+		}
 	}
 	return id, argsJSON
 }

@@ -96,7 +96,7 @@ var Rules = withDefaults([]Rule{
 		Party: Host,
 		Must:  "A host that offers per-row actions as one tool name with a record argument MUST map a call of name with record r to the declared action name@r, passing the other arguments unchanged, before stage 1.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Resolve the action\"",
-		Needs: "a page that declares two or more per-row actions of one tool (ids of the form name@record)",
+		Needs: "a page that declares two or more per-row actions of one tool (ids of the form name@record); the other arguments are judged best when one of them takes arguments (params that require a member or forbid undeclared ones)",
 	},
 	{
 		ID:    "args.malformed-json",

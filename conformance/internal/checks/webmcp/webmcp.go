@@ -504,7 +504,7 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 	// The call's other members are the row action's arguments, record
 	// not among them (§6.4): a row action whose params require a member
 	// or forbid undeclared ones is called with arguments they accept.
-	if withArgs, ok := rowTakingArgs(p.Base()); ok {
+	if withArgs, ok := params.RowTakingArgs(p.Base()); ok {
 		if args, err := p.ValidArgs(withArgs, ""); err == nil && len(args) > 0 {
 			input := map[string]any{"record": withArgs.Record}
 			for k, v := range args {
@@ -547,30 +547,6 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		judged = append(judged, fmt.Sprintf("%s %s → INVALID_PARAMS /record", row.Tool, b))
 	}
 	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
-}
-
-// rowTakingArgs is an available per-row action whose params require a
-// member or forbid undeclared ones: one whose folded call shows whether
-// the runtime passes it the call's other members, and only them. One that
-// asks first will do: the arguments are validated (stage 3) before the
-// policy denies the call (stage 4).
-func rowTakingArgs(s *receipt.Snapshot) (receipt.ActionInfo, bool) {
-	for _, a := range s.Actions.Items {
-		if a.Record == "" || a.Tool == "" || a.StepOnly || !a.Available {
-			continue
-		}
-		var schema struct {
-			Required             []string        `json:"required"`
-			AdditionalProperties json.RawMessage `json:"additionalProperties"`
-		}
-		if json.Unmarshal(a.Params, &schema) != nil {
-			continue
-		}
-		if len(schema.Required) > 0 || string(schema.AdditionalProperties) == "false" {
-			return a, true
-		}
-	}
-	return receipt.ActionInfo{}, false
 }
 
 // foldedNames: the per-row actions name@record of the snapshot are folded
