@@ -355,8 +355,9 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 }
 
 // ReceiptsValid judges every receipt of the run (after the cheap
-// refusals and the exercise): each decodes strictly and speaks
-// glass.page/v1.
+// refusals and the exercise): each decodes strictly, speaks
+// glass.page/v1 and, when it failed before its action was resolved,
+// names no description.
 func ReceiptsValid(p *probe.Probe) probe.Outcome {
 	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
 		var o probe.Outcome
@@ -365,6 +366,9 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 			o = probe.Failf("%s: the runtime's receipt does not decode: %s", sn.What, r.Result.Error.Message)
 		case r.Protocol != receipt.Protocol:
 			o = probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(probe.ReceiptEvidence("receipt", r))
+		case sn.ByRuntime && unresolved(r) && r.Result.Action.Description != "":
+			o = probe.Failf("%s: the receipt fails %s, before the action is resolved, but its result.action carries the description %q: a failure before resolution names only the id the call named (CONTRACT.md §2.2, the receipt table's result.action)", sn.What, r.Code(), report.Clip(r.Result.Action.Description, 80)).
+				With(probe.ReceiptEvidence("receipt", r))
 		default:
 			return nil
 		}
@@ -388,4 +392,11 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("the run saw no receipt")
 	}
 	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
+}
+
+// unresolved reports whether r failed before its action was resolved, by
+// a code only such a failure has (an INVALID_ARGS may come before
+// resolution or after it).
+func unresolved(r *receipt.Receipt) bool {
+	return r.Code() == receipt.CodeActionNotFound || r.Code() == receipt.CodeStaleRevision
 }
