@@ -3,6 +3,7 @@ package glasstest_test
 import (
 	"bufio"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
 	. "github.com/glassworks/glass/matchers"
+	"github.com/glassworks/glass/sdk"
 )
 
 var _ = Describe("Boot once, isolate always", func() {
@@ -74,6 +76,21 @@ var _ = Describe("Boot once, isolate always", func() {
 		// Each Launch starts a Playwright driver, which on a loaded machine
 		// takes seconds; the bound is only that neither waits forever.
 		Expect(time.Since(start)).To(BeNumerically("<", 90*time.Second))
+	})
+
+	It("names the likely cause when the page loads the runtime but never calls define", func() {
+		mux := http.NewServeMux()
+		mux.Handle(sdk.Path, sdk.Handler())
+		mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+			// The page's own script waits for data that arrived before it
+			// set its hook: define is never called.
+			_, _ = w.Write([]byte(`<!doctype html><title>never defined</title><script src="` + sdk.Path + `"></script><ul id="list"></ul>`))
+		})
+		b, err := glasstest.Shared()
+		Expect(err).NotTo(HaveOccurred())
+		_, err = glasstest.OpenPage(b, glasstest.Serve(mux), glasstest.OpenTimeout(time.Second))
+		Expect(err).To(MatchError(ContainSubstring("wait for the page runtime: no answer from the page after 1s")))
+		Expect(err).To(MatchError(ContainSubstring(`glassRuntime.ready() did not resolve: does the page call glassRuntime.define? (docs/troubleshooting.md, "A runtime that never becomes ready")`)))
 	})
 })
 

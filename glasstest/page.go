@@ -165,7 +165,9 @@ func (p *Page) load() error {
 		return fmt.Errorf("glasstest: open %q: install host channel: %w", p.url, err)
 	}
 	v, err := p.evaluate(p.settings.openTimeout, pagejs.Ready, nil)
-	if err != nil {
+	if errors.Is(err, ErrCallTimeout) { // the runtime is there: ready() never resolved
+		return fmt.Errorf("glasstest: open %q: wait for the page runtime: %w: glassRuntime.ready() did not resolve: does the page call glassRuntime.define? (docs/troubleshooting.md, \"A runtime that never becomes ready\")", p.url, err)
+	} else if err != nil {
 		return fmt.Errorf("glasstest: open %q: wait for the page runtime: %w", p.url, err)
 	}
 	p.protocol, _ = v.(string)

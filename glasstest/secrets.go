@@ -32,9 +32,6 @@ var processSecrets scrub.Registry
 
 // noteSecrets remembers the sensitive values of a call for the evidence.
 func (p *Page) noteSecrets(secrets map[string]string) {
-	if len(secrets) == 0 {
-		return
-	}
 	processSecrets.Add(slices.Collect(maps.Values(secrets))...)
 	p.mu.Lock()
 	defer p.mu.Unlock()
