@@ -166,7 +166,7 @@ func (p *Page) keepEvidence() {
 	if err != nil {
 		a.Errors = append(a.Errors, err.Error())
 	}
-	ginkgo.AddReportEntry(ArtifactsEntry, a, ginkgo.ReportEntryVisibilityFailureOrVerbose)
+	ginkgo.AddReportEntry(ArtifactsEntry, a, rep.LeafNodeLocation, ginkgo.ReportEntryVisibilityFailureOrVerbose) // at the spec, not here
 	if failed {
 		for _, d := range servers.suiteLevel() {
 			d.report()

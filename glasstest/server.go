@@ -118,7 +118,7 @@ func Start(command, readyURL string, opts ...ServerOption) *DevServer {
 
 // report attaches the tail of the output to the current spec's report.
 func (d *DevServer) report() {
-	ginkgo.AddReportEntry("glass dev server output", d.entry(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+	ginkgo.AddReportEntry("glass dev server output", d.entry(), ginkgo.CurrentSpecReport().LeafNodeLocation, ginkgo.ReportEntryVisibilityFailureOrVerbose)
 }
 
 // entry is the report entry of the server: the tail of its output with the

@@ -49,6 +49,16 @@
 // outside the contract are matcher errors, so a typo cannot make an
 // assertion that never holds.
 //
+// Those values are constants of package receipt, named after the
+// contract's words: receipt.CodeActionNotFound, receipt.CodeInvalidParams,
+// receipt.CodePermissionDenied and every other code of CONTRACT.md §3
+// (Code plus the code in camel case); receipt.PhasePolicy,
+// receipt.PhasePreflight, receipt.PhaseTargetResolution,
+// receipt.PhaseDispatch, receipt.PhaseBrowserEffect,
+// receipt.PhaseVerification and receipt.PhaseTransport; receipt.FidelityHigh,
+// FidelityAuto and FidelityLow; receipt.RecoveryNone, RecoveryReport and
+// RecoveryRetrySafe. go doc github.com/glassworks/glass/receipt lists them.
+//
 // # Messages
 //
 // Failure messages are built with Gomega's format package: the receipt is

@@ -406,3 +406,46 @@ func TestTheManifestShowsWhatThePagesStringsHold(t *testing.T) {
 		t.Errorf("args[%q].tag reads back as %q, want %q", id, got, tag)
 	}
 }
+
+// TestASensitiveParameterTravelsAsAPlaceholder: an action whose params
+// mark a parameter sensitive is called, and specced, with the placeholder
+// of a value the page registers, and its specs state that the receipt
+// never holds that value; its manifest args stay plain.
+func TestASensitiveParameterTravelsAsAPlaceholder(t *testing.T) {
+	save := action(t, `{"id":"save-token","description":"Save the API token","kind":"function","risk":"dangerous","confirm":true,"available":true,
+		"params":{"type":"object","required":["token"],"properties":{"token":{"type":"string","sensitive":true},"label":{"type":"string"}}}}`)
+	plain, errText := buildArgs(save)
+	if errText != "" {
+		t.Fatal(errText)
+	}
+	secret := secretArgs(save)
+	if ref, ok := secret["token"].(map[string]string); !ok || ref["$sensitive"] != SecretName {
+		t.Fatalf("secretArgs = %#v, want token as the placeholder of %q", secret, SecretName)
+	}
+	if secretArgs(action(t, `{"id":"add","kind":"function","risk":"write","available":true,"params":{"type":"object","properties":{"title":{"type":"string"}}}}`)) != nil {
+		t.Error("secretArgs of an action without a sensitive parameter is not nil")
+	}
+	p := &Plan{URL: "http://127.0.0.1:8471/", Title: "keys", Declared: 1}
+	p.Specs = []Spec{{Action: save, ManifestKey: "save-token", Args: plain, SecretArgs: secret, Dangerous: true, Got: worked("")}}
+	files, err := Render(p, Options{Package: "acceptance", RunCommand: "go test ./..."}, parseManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(files.Actions)
+	for _, want := range []string{
+		`page := open(glasstest.Approve(), glasstest.Sensitive("secret", "glass-init-secret"))`,
+		`r := page.Do("save-token", map[string]any{"token": glasstest.SensitiveRef("secret")})`,
+		`Expect(r).To(NeverContain("glass-init-secret"))`,
+		`page := open(glasstest.Deny(), glasstest.Sensitive("secret", "glass-init-secret"))`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the specs lack\n%s\n\n%s", want, src)
+		}
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "glass_actions_test.go", files.Actions, 0); err != nil {
+		t.Errorf("the specs do not parse: %v\n%s", err, src)
+	}
+	if strings.Contains(string(files.Manifest), "$sensitive") {
+		t.Errorf("the manifest's args carry a placeholder, which run does not restore:\n%s", files.Manifest)
+	}
+}

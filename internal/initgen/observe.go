@@ -58,10 +58,11 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 			}
 			opts = append(opts, glasstest.Timeout(SilentTimeout))
 		}
-		got, err := callOnce(b, url, sp, opts...)
+		got, asked, err := callOnce(b, url, sp, opts...)
 		if err != nil {
 			return nil, err
 		}
+		sp.Asked = asked
 		if got.Code() == receipt.CodeCallTimeout {
 			silent++
 		} else {
@@ -155,6 +156,7 @@ func (p *Plan) plan(snap *receipt.Snapshot) []Spec {
 			}
 		}
 		sp.Args, sp.ArgsErr = buildArgs(a)
+		sp.SecretArgs = secretArgs(a)
 		specs = append(specs, sp)
 	}
 	return specs
@@ -172,9 +174,53 @@ func buildArgs(a receipt.ActionInfo) (map[string]any, string) {
 	return nil, strings.TrimPrefix(err.Error(), "args: ")
 }
 
+// The sensitive value init's calls and specs pass, by placeholder, to a
+// parameter whose schema says sensitive (CONTRACT.md §2.3).
+const (
+	SecretName  = "secret"
+	SecretValue = "glass-init-secret"
+)
+
+// secretArgs returns arguments a's params accept with every sensitive
+// string the placeholder of SecretName, or nil when a has no sensitive
+// parameter (or init cannot fill one with SecretValue).
+func secretArgs(a receipt.ActionInfo) map[string]any {
+	s, err := args.Parse(a.Params)
+	if err != nil {
+		return nil
+	}
+	m, err := s.Object(args.Sensitive(SecretName, SecretValue))
+	if err != nil || !hasPlaceholder(m) {
+		return nil
+	}
+	return m
+}
+
+// hasPlaceholder reports whether v holds a sensitive placeholder.
+func hasPlaceholder(v any) bool {
+	switch x := v.(type) {
+	case map[string]string:
+		_, ok := x["$sensitive"]
+		return ok && len(x) == 1
+	case map[string]any:
+		for _, e := range x {
+			if hasPlaceholder(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasPlaceholder(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // callOnce makes the spec's call on a fresh page, with the options the
-// generated spec uses.
-func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.CallOption) (*receipt.Receipt, error) {
+// generated spec uses, and counts the confirmation requests the host got.
+func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.CallOption) (*receipt.Receipt, int, error) {
 	opts := []glasstest.PageOption{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
 	if sp.Dangerous {
 		opts = append(opts, glasstest.Approve())
@@ -184,14 +230,21 @@ func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.C
 			return glasstest.HandoffCancelled
 		}))
 	}
+	if sp.SecretArgs != nil {
+		opts = append(opts, glasstest.Sensitive(SecretName, SecretValue))
+	}
 	page, err := glasstest.OpenPage(b, url, opts...)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer page.Close()
 	var a any
-	if len(sp.Args) > 0 {
+	switch {
+	case sp.SecretArgs != nil:
+		a = sp.SecretArgs
+	case len(sp.Args) > 0:
 		a = sp.Args
 	}
-	return page.Do(sp.Action.ID, a, callOpts...), nil
+	r := page.Do(sp.Action.ID, a, callOpts...)
+	return r, len(page.Confirmations()), nil
 }

@@ -64,9 +64,17 @@ type Spec struct {
 	ManifestKey string
 	Args        map[string]any
 	ArgsErr     string // why no arguments could be built
-	StepOf      string // the flow this action is a step of
-	Dangerous   bool   // needs the user's approval
-	Got         *receipt.Receipt
+	// SecretArgs are Args with every sensitive string (a parameter whose
+	// schema says sensitive) the placeholder of SecretName, which the
+	// spec registers with the value SecretValue; nil when the action has
+	// no sensitive parameter init can fill.
+	SecretArgs map[string]any
+	StepOf     string // the flow this action is a step of
+	Dangerous  bool   // needs the user's approval
+	Got        *receipt.Receipt
+	// Asked is how many confirmation requests the host got during the
+	// call init made.
+	Asked int
 }
 
 // FindingKind is what init found wrong with a call.

@@ -166,6 +166,8 @@ type specView struct {
 	Args     string
 	Asserts  []string
 	Deny     bool
+	// Secret is the option that registers the spec's sensitive value.
+	Secret string
 }
 
 func (p *Plan) actionsData(o Options) map[string]any {
@@ -200,6 +202,13 @@ func (sp Spec) view() specView {
 	if len(sp.Args) > 0 {
 		v.Args = goLiteral(sp.Args)
 	}
+	if sp.SecretArgs != nil {
+		v.Args = goLiteral(sp.SecretArgs)
+		v.Comments = append(v.Comments,
+			"Its sensitive parameters travel as a placeholder (glasstest.SensitiveRef) for a",
+			"value the page registers: the runtime restores it and must never echo it.")
+		v.Secret = fmt.Sprintf("glasstest.Sensitive(%q, %q)", SecretName, SecretValue)
+	}
 	if sp.RowGroup > 1 {
 		v.Comments = append(v.Comments, fmt.Sprintf("One of %d row actions like it; this spec calls it on one record of the page.", sp.RowGroup))
 	}
@@ -223,6 +232,9 @@ func (sp Spec) view() specView {
 			"cancels; to play one who completes it, act on h.Page() (Fill, Click) and",
 			"return glasstest.HandoffCompleted.")
 		opts = append(opts, "glasstest.HandoffWith(func(h *glasstest.Handoff) glasstest.HandoffOutcome {\nreturn glasstest.HandoffCancelled\n})")
+	}
+	if v.Secret != "" {
+		opts = append(opts, v.Secret)
 	}
 	v.Options = strings.Join(opts, ", ")
 	if sp.ArgsErr != "" {
@@ -252,6 +264,7 @@ func (sp Spec) view() specView {
 	if r.Phase != "" {
 		v.Asserts = append(v.Asserts, fmt.Sprintf("Expect(r).To(FailAtPhase(%s))", phaseLiteral(r.Phase)))
 	}
+	v.Asserts = append(v.Asserts, neverEchoed(sp)...)
 	return v
 }
 
@@ -293,9 +306,20 @@ func successAsserts(sp Spec, r *receipt.Receipt) []string {
 		out = append(out, fmt.Sprintf("Expect(r).To(HaveSteps(%s))", strings.Join(steps, ", ")))
 	}
 	if sp.Dangerous {
-		out = append(out, "Expect(page.Confirmations()).To(HaveLen(1))")
+		// As many requests as init's call saw: a flow whose riskier step
+		// is asked again has two.
+		out = append(out, fmt.Sprintf("Expect(page.Confirmations()).To(HaveLen(%d))", max(sp.Asked, 1)))
 	}
-	return out
+	return append(out, neverEchoed(sp)...)
+}
+
+// neverEchoed states that a call with a sensitive value keeps it out of
+// its receipt.
+func neverEchoed(sp Spec) []string {
+	if sp.SecretArgs == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("Expect(r).To(NeverContain(%q))", SecretValue)}
 }
 
 // commentText makes page-supplied text safe inside a Go comment or a
@@ -412,6 +436,9 @@ func goLiteral(v any) string {
 		}
 		return "map[string]any{" + strings.Join(parts, ", ") + "}"
 	case map[string]string:
+		if name, ok := x["$sensitive"]; ok && len(x) == 1 {
+			return "glasstest.SensitiveRef(" + strconv.Quote(name) + ")"
+		}
 		m := make(map[string]any, len(x))
 		for k, s := range x {
 			m[k] = s
