@@ -599,7 +599,7 @@ func Agrees(p *probe.Probe) probe.Outcome {
 	var judged, notCompared []string
 	compare := func(what string, a, b *receipt.Receipt) *probe.Outcome {
 		if d := receiptDifference(a, b); d != "" {
-			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s", what, d).
+			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s (the same call on two fresh pages; if the page's loads share one store, other pages' calls make them differ too: docs/runtime.md, \"Seeding data for tests\")", what, d).
 				With(probe.ReceiptEvidence("over the bridge", a), probe.ReceiptEvidence("over WebMCP", b))
 			return &o
 		}
