@@ -117,6 +117,18 @@ func (p *Probe) Call(pl Planned) (*Exercised, error) {
 	return v.(*Exercised), nil
 }
 
+// CallAgain makes pl's call anew, once per run and transport, on pages of
+// its own: a check that found two calls of it end differently asks
+// whether the difference repeats (a page's own timing, a save through a
+// loaded server, can end one call differently once).
+func (p *Probe) CallAgain(pl Planned) (*Exercised, error) {
+	v, err := p.memoOwn(string(p.Transport)+"|exercise-again|"+pl.Action.ID, func(q *Probe) (any, error) { return q.exerciseOne(pl, false) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Exercised), nil
+}
+
 // Each walks the planned calls whose action keep accepts, making each call
 // on first use, and stops when fn returns false. A call whose receipt the
 // harness wrote (the runtime's did not decode, or never came) is not given
