@@ -559,4 +559,9 @@ func TestWhatCoversEachMeasure(t *testing.T) {
 	if coverage.Applies(coverage.MeasureActions, coverage.Action{Name: "archive"}) {
 		t.Error("an undeclared action counts in no measure")
 	}
+	dangerousStep := step
+	dangerousStep.Confirm = true
+	if coverage.Applies(coverage.MeasureConfirm, dangerousStep) || !coverage.Applies(coverage.MeasureConfirm, confirm) {
+		t.Error("a step-only action that asks counts in confirm: no spec can call it alone")
+	}
 }

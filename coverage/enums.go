@@ -172,7 +172,8 @@ const (
 	MeasureActions Measure = "actions"
 	// MeasureConfirm: of the actions that ask for confirmation (dangerous
 	// ones always do), those with an approved call and a denied one (denied
-	// by the user or for want of a channel).
+	// by the user or for want of a channel). A step-only action is not
+	// counted: no spec calls it alone, and its flow's request covers it.
 	MeasureConfirm Measure = "confirm"
 	// MeasureStepFailed: flows with a call that stopped at a failed step.
 	MeasureStepFailed Measure = "step_failed"

@@ -260,9 +260,9 @@ func expected(a Action, c Cell) bool {
 	case CellAsStep:
 		return a.StepOnly
 	case CellApproved:
-		return a.Confirm
+		return a.Confirm && !a.StepOnly
 	case CellDenied:
-		return a.Confirm && !a.Has(CellNoChannel)
+		return a.Confirm && !a.StepOnly && !a.Has(CellNoChannel)
 	case CellStepFailed, CellResumed:
 		return a.Kind == receipt.KindFlow
 	case CellHandoffCompleted, CellHandoffCancelled:

@@ -126,7 +126,8 @@ func Applies(m Measure, a Action) bool {
 	case MeasureActions:
 		return true
 	case MeasureConfirm:
-		return a.Confirm
+		// A step-only action is never called on its own: its flow asks.
+		return a.Confirm && !a.StepOnly
 	case MeasureStepFailed, MeasureResumed:
 		return a.Kind == receipt.KindFlow
 	case MeasureHandoffCompleted, MeasureHandoffCancelled:

@@ -449,3 +449,23 @@ func TestASensitiveParameterTravelsAsAPlaceholder(t *testing.T) {
 		t.Errorf("the manifest's args carry a placeholder, which run does not restore:\n%s", files.Manifest)
 	}
 }
+
+// TestAStepOnlyActionGetsNoApprovalOrDenial: a dangerous step of a flow is
+// refused before any confirmation when called alone, so init specs what
+// that call did, with no approval and no denial spec; the flow gets both.
+func TestAStepOnlyActionGetsNoApprovalOrDenial(t *testing.T) {
+	snap := &receipt.Snapshot{}
+	snap.Actions.Items = []receipt.ActionInfo{
+		action(t, `{"id":"board.delete","kind":"flow","risk":"dangerous","confirm":true,"available":true,"steps":["board.delete.press"]}`),
+		action(t, `{"id":"board.delete.press","kind":"element","risk":"dangerous","confirm":true,"available":true,"stepOnly":true}`),
+	}
+	specs := (&Plan{}).plan(snap)
+	if len(specs) != 2 {
+		t.Fatalf("plan = %d specs, want 2", len(specs))
+	}
+	for _, sp := range specs {
+		if want := !sp.Action.StepOnly; sp.Dangerous != want {
+			t.Errorf("%s: Dangerous = %v, want %v", sp.Action.ID, sp.Dangerous, want)
+		}
+	}
+}

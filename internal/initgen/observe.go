@@ -145,7 +145,9 @@ func (p *Plan) plan(snap *receipt.Snapshot) []Spec {
 			}
 		}
 		sp := Spec{Action: a, StepOf: stepOf[a.ID], ManifestKey: a.ID,
-			Dangerous: a.Confirm || a.Risk == receipt.RiskDangerous}
+			// A step-only action is refused before any confirmation: no
+			// approval or denial to spec.
+			Dangerous: (a.Confirm || a.Risk == receipt.RiskDangerous) && !a.StepOnly}
 		if k != "" {
 			sp.RowGroup = rowCount[k]
 			// The manifest matches a row action by the tool the snapshot

@@ -40,6 +40,23 @@ type Window struct {
 	Before *receipt.Snapshot
 	// Note says which window it is, for evidence.
 	Note string
+	// Early lists how the page model had already changed from the
+	// harness's snapshot before the call when execution started (the
+	// call's first input event), other than by records a reveal rendered:
+	// effects of stages 1–5, which §2.1 does not allow (a reveal that
+	// changes state or navigates). Empty when it had not, or when no
+	// input event was seen.
+	Early []string
+}
+
+// Cause is what a check adds to a violation judged from w: when the page
+// model had already changed before execution started, that change, which
+// the receipt rightly leaves out of its window, is the likelier cause.
+func (w Window) Cause() string {
+	if len(w.Early) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (but the page model had already changed when execution started, before the first input event of the call: %s; stages 1–5 may only scroll and render records, CONTRACT.md §2.1: does the action's reveal change state or navigate? Open the panel or route in a flow's first step instead)", w.Early[0])
 }
 
 // Window returns the before window of e (see above), once per run and
@@ -57,6 +74,7 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		if revealOnly(e.Before.Snap, s) {
 			return Window{E: e, Before: s, Note: "the runtime's snapshot when execution started (the first input event of the call), which holds the records revealing the target rendered"}, nil
 		}
+		harness.Early = judge.ModelDiff(e.Before.Snap, s)
 		return harness, nil
 	}
 	v, err := p.memoOwn(string(p.Transport)+"|window|"+e.Action.ID, func(q *Probe) (any, error) {

@@ -106,7 +106,7 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		if pr := judge.CountsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
+			res := probe.Failf("%s: %s%s", e.Action.ID, pr, w.Cause()).With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
 				probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, w.E.After.Snap)...))
 			o = &res
 			return false

@@ -146,7 +146,7 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 			windows = append(windows, e.Action.ID+": judged from "+w.Note)
 		}
 		if pr := judge.RecordsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
+			res := probe.Failf("%s: %s%s", e.Action.ID, pr, w.Cause()).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
 			o = &res
 			return false
 		}
@@ -220,7 +220,7 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		if pr := judge.PartsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
+			res := probe.Failf("%s: %s%s", e.Action.ID, pr, w.Cause()).With(changeEvidence(w, w.E.After.Snap, "snapshot after the call")...)
 			o = &res
 			return false
 		}

@@ -588,7 +588,7 @@ func Settle(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		if pr := judge.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
-			res := probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, pr).
+			res := probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished%s", e.Action.ID, pr, w.Cause()).
 				With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
 					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(w.Before, w.E.Settled.Snap)...),
 					probe.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))
