@@ -53,7 +53,7 @@ func WriteFile(path string, s *Surface) error {
 		return err
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("surface: write %q: not a regular file (%s)", path, fileKind(st.Mode()))
+		return fmt.Errorf("surface: write %q: not a regular file (%s)", path, readlimit.Kind(st.Mode()))
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".glass-surface-*.json")
@@ -108,7 +108,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("surface: read %q: %w", path, pathErr(err))
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("surface: read %q: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
+		return nil, fmt.Errorf("surface: read %q: %w (%s)", path, ErrNotRegular, readlimit.Kind(st.Mode()))
 	}
 	// O_NONBLOCK: if the path was swapped for a FIFO since the Stat, the
 	// open must not wait for a writer; the Stat of the open file below
@@ -129,20 +129,6 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("surface: read %q: %w (over %d bytes)", path, ErrTooLarge, MaxFileBytes)
 	}
 	return b, nil
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a plain file"
 }
 
 // pathErr drops the path an *fs.PathError repeats, since the message

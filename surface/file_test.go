@@ -99,7 +99,7 @@ func TestReadFileRefusesWhatIsNotARegularFileInOneLine(t *testing.T) {
 		{"a file over the cap", big, `surface: read "` + big + `": file too large (over 8388608 bytes)`},
 	}
 	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
-		cases = append(cases, struct{ name, path, err string }{"a FIFO nobody writes to", fifo, `surface: read "` + fifo + `": not a regular file (a FIFO)`})
+		cases = append(cases, struct{ name, path, err string }{"a FIFO nobody writes to", fifo, `surface: read "` + fifo + `": not a regular file (a named pipe)`})
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		cases = append(cases, struct{ name, path, err string }{"an endless device", "/dev/zero", `surface: read "/dev/zero": not a regular file (a device)`})
@@ -160,7 +160,7 @@ func TestWriteFileReplacesAFileAndRefusesAnythingElse(t *testing.T) {
 	}
 	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
 		err := bounded(t, func() error { return surface.WriteFile(fifo, s) })
-		if err == nil || err.Error() != `surface: write "`+fifo+`": not a regular file (a FIFO)` {
+		if err == nil || err.Error() != `surface: write "`+fifo+`": not a regular file (a named pipe)` {
 			t.Errorf("WriteFile over a FIFO = %v", err)
 		}
 	}

@@ -598,6 +598,12 @@ globalThis.glassRuntime = { protocol: "glass.page/v1", ready: () => Promise.reje
 		{"unwritable artifacts directory", []string{"run", "--artifacts", filepath.Join(aFile, "arts")}, `--artifacts "` + filepath.Join(aFile, "arts") + `": cannot write there: not a directory`},
 		{"unwritable HTML report", []string{"run", "--html", filepath.Join(aFile, "out.html")}, `--html "` + filepath.Join(aFile, "out.html") + `": cannot write the report: not a directory`},
 		{"rules with an argument", []string{"rules", "extra"}, `unexpected argument "extra"`},
+		{"flag whose name holds escapes and a line break", []string{"run", "--x\x1b[31m\nPASS y"}, `glass-conformance run: flag provided but not defined: -x\x1b[31m\nPASS y`},
+		{"flag name of 100,000 bytes", []string{"init", "--" + strings.Repeat("y", 100000)}, "glass-conformance init: flag provided but not defined: -yyy"},
+		{"URL with a character that does not print", []string{"init", "--url", "http://127.0.0.1:1/?q=\u202e\ufeff"}, `holds U+202E, which does not print as itself: percent-encode it`},
+		{"report path that is a device", []string{"run", "--url", closedPort(t), "--json", "/dev/null"}, `--json "/dev/null": not a regular file (a device)`},
+		{"report path that is a named pipe", []string{"run", "--url", closedPort(t), "--html", fifo}, `--html "` + fifo + `": not a regular file (a named pipe)`},
+		{"runtime written to a named pipe", []string{"runtime", "-o", fifo}, `-o "` + fifo + `": not a regular file (a named pipe)`},
 		{"ready() rejecting with a megabyte", []string{"surface", "--url", hugeReject, "-o", filepath.Join(t.TempDir(), "s.json")}, "boom xxx"},
 	}
 	for _, tc := range cases {
@@ -632,6 +638,35 @@ func TestNoReportIsLeftByARunThatCouldNotStart(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("an empty JUnit report was left behind")
+	}
+}
+
+// TestARunThatCouldNotStartRemovesNothingItDidNotCreate: a report path
+// that already holds a file (or a link to one) keeps it, as it was, when
+// the run ends before writing its report; a device is refused, not
+// opened, so nothing of the system is touched.
+func TestARunThatCouldNotStartRemovesNothingItDidNotCreate(t *testing.T) {
+	dir := t.TempDir()
+	kept := write(t, "kept.json", "an earlier report")
+	target := write(t, "target.html", "what the link points at")
+	link := filepath.Join(dir, "link.html")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, "run", "--url", closedPort(t), "--json", kept, "--html", link)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	for path, want := range map[string]string{kept: "an earlier report", link: "what the link points at", target: "what the link points at"} {
+		if b, err := os.ReadFile(path); err != nil || string(b) != want {
+			t.Errorf("%s: %q, %v after the run; want it kept as %q", path, b, err, want)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was removed or replaced: %v", err)
+	}
+	if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeDevice == 0 {
+		t.Errorf("/dev/null is no longer a device: %v", err)
 	}
 }
 

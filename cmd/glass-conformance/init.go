@@ -139,7 +139,7 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 		if err := os.WriteFile(p, contents[i], 0o644); err != nil {
 			return fail("write %s: %v", p, pathErr(err))
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", p)
+		fmt.Fprintf(stdout, "wrote %s\n", receipt.PrintableText(p))
 	}
 	if ownModule {
 		if code := tidy(f.dir, src, stdout, stderr); code != exitOK {

@@ -115,11 +115,11 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (done
 		fs.PrintDefaults()
 		return true, exitOK
 	case err != nil:
-		fmt.Fprintf(stderr, "glass-conformance %s: %v (glass-conformance %s -h lists the flags)\n", fs.Name(), err, fs.Name())
-		return true, exitUsage
+		// The flag package names a bad flag as it was typed: the line is
+		// escaped and bounded like every other.
+		return true, failLine(stderr, "glass-conformance "+fs.Name()+": ", "%v (glass-conformance %s -h lists the flags)", err, fs.Name())
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "glass-conformance: unexpected argument %q\n", fs.Arg(0))
-		return true, exitUsage
+		return true, failLine(stderr, "glass-conformance: ", "unexpected argument %q", fs.Arg(0))
 	}
 	return false, 0
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/pagejs"
+	"github.com/glassworks/glass/receipt"
 )
 
 //go:embed todo-manifest.yaml
@@ -157,7 +157,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err := rep.WriteText(stdout); err != nil {
 		return fail("%v", err)
 	}
-	if err := outs.write(rep); err != nil {
+	if err := outs.write(func(flag string, w io.Writer) error { return writeReport(rep, flag, w) }); err != nil {
 		return fail("%v", err)
 	}
 	if f.artifacts != "" {
@@ -183,27 +183,13 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// outputs are the report files, created before the run so that an
-// unwritable path is a usage error, not a lost report after a long run.
-type outputs struct {
-	files   map[string]*os.File // by format
-	written bool
-}
-
-func openOutputs(f runFlags) (*outputs, error) {
-	o := &outputs{files: map[string]*os.File{}}
-	for _, out := range []struct{ flag, format, path string }{
-		{"--junit", "junit", f.junit}, {"--json", "json", f.json}, {"--html", "html", f.html},
-	} {
-		if out.path == "" {
-			continue
-		}
-		file, err := os.Create(out.path)
-		if err != nil {
-			o.abandon()
-			return nil, fmt.Errorf("%s %q: cannot write the report: %v", out.flag, out.path, pathErr(err))
-		}
-		o.files[out.format] = file
+// openOutputs opens the run's report files and checks its artifacts
+// directory before the run, so that an unwritable path is a usage error,
+// not a lost report after a long run.
+func openOutputs(f runFlags) (*reportFiles, error) {
+	o, err := openReports([2]string{"--junit", f.junit}, [2]string{"--json", f.json}, [2]string{"--html", f.html})
+	if err != nil {
+		return nil, err
 	}
 	if f.artifacts != "" {
 		if err := checkDir(f.artifacts); err != nil {
@@ -235,39 +221,15 @@ func pathErr(err error) error {
 	return err
 }
 
-func (o *outputs) write(rep *conformance.Report) error {
-	o.written = true
-	var errs []error
-	for format, file := range o.files {
-		var err error
-		switch format {
-		case "junit":
-			err = rep.WriteJUnit(file)
-		case "json":
-			err = rep.WriteJSON(file)
-		case "html":
-			err = rep.WriteHTML(file)
-		}
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("write %s: %w", filepath.Base(file.Name()), err))
-		}
+// writeReport renders rep into the report file of flag.
+func writeReport(rep *conformance.Report, flag string, w io.Writer) error {
+	switch flag {
+	case "--junit":
+		return rep.WriteJUnit(w)
+	case "--json":
+		return rep.WriteJSON(w)
 	}
-	return errors.Join(errs...)
-}
-
-// abandon removes report files of a run that ended before writing them,
-// so that no empty report is mistaken for a result.
-func (o *outputs) abandon() {
-	if o == nil || o.written {
-		return
-	}
-	for _, file := range o.files {
-		file.Close()
-		os.Remove(file.Name())
-	}
+	return rep.WriteHTML(w)
 }
 
 func checkURL(s string) error {
@@ -277,6 +239,11 @@ func checkURL(s string) error {
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("--url %q: want an http or https URL", s)
+	}
+	for _, r := range s {
+		if receipt.PrintableText(string(r)) != string(r) {
+			return fmt.Errorf("--url %q: holds U+%04X, which does not print as itself: percent-encode it", s, r)
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/glassworks/glass"
+	"github.com/glassworks/glass/internal/readlimit"
 	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/sdk"
 )
@@ -30,6 +31,9 @@ func runtimeCmd(args []string, stdout, stderr io.Writer) int {
 			return failLine(stderr, "glass-conformance runtime: ", "%v", err)
 		}
 		return exitOK
+	}
+	if st, err := os.Stat(*out); err == nil && !st.Mode().IsRegular() {
+		return failLine(stderr, "glass-conformance runtime: ", "-o %q: not a regular file (%s)", *out, readlimit.Kind(st.Mode()))
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		return failLine(stderr, "glass-conformance runtime: ", "write %q: %v", *out, err)

@@ -155,7 +155,7 @@ func surfaceDiffCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%s", oneLine(err))
 	}
-	outs, err := createReports(map[string]string{"--json": o.json, "--junit": o.junit, "--html": o.html})
+	outs, err := openReports([2]string{"--json", o.json}, [2]string{"--junit", o.junit}, [2]string{"--html", o.html})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -226,11 +226,9 @@ func parseSurfaceFlags(fs *flag.FlagSet, args []string, maxArgs int, stdout, std
 		}
 		return true, exitOK
 	case err != nil:
-		fmt.Fprintf(stderr, "glass-conformance %s: %v (glass-conformance surface -h lists the flags)\n", fs.Name(), err)
-		return true, exitUsage
+		return true, failLine(stderr, "glass-conformance "+fs.Name()+": ", "%v (glass-conformance surface -h lists the flags)", err)
 	case maxArgs >= 0 && fs.NArg() > maxArgs:
-		fmt.Fprintf(stderr, "glass-conformance %s: unexpected argument %q\n", fs.Name(), receipt.PrintableText(fs.Arg(0)))
-		return true, exitUsage
+		return true, failLine(stderr, "glass-conformance "+fs.Name()+": ", "unexpected argument %q", fs.Arg(0))
 	}
 	return false, 0
 }
@@ -262,60 +260,6 @@ func (o *diffFlags) set() *flag.FlagSet {
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to `FILE`")
 	fs.BoolVar(&o.update, "update", false, "accept the differences: rewrite OLD from NEW, and exit 0")
 	return fs
-}
-
-// reportFiles are report files created before the comparison, so that an
-// unwritable path is a usage error; a command that ends before writing
-// them removes them.
-type reportFiles struct {
-	files   map[string]*os.File // by flag
-	written bool
-}
-
-func createReports(paths map[string]string) (*reportFiles, error) {
-	r := &reportFiles{files: map[string]*os.File{}}
-	for _, flag := range []string{"--json", "--junit", "--html"} {
-		p := paths[flag]
-		if p == "" {
-			continue
-		}
-		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-			r.abandon()
-			return nil, fmt.Errorf("%s %q: not a regular file", flag, p)
-		}
-		f, err := os.Create(p)
-		if err != nil {
-			r.abandon()
-			return nil, fmt.Errorf("%s %q: cannot write the report: %v", flag, p, pathErr(err))
-		}
-		r.files[flag] = f
-	}
-	return r, nil
-}
-
-func (r *reportFiles) write(render func(flag string, w io.Writer) error) error {
-	r.written = true
-	var errs []error
-	for flag, f := range r.files {
-		err := render(flag, f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("write %s: %w", filepath.Base(f.Name()), err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func (r *reportFiles) abandon() {
-	if r == nil || r.written {
-		return
-	}
-	for _, f := range r.files {
-		f.Close()
-		os.Remove(f.Name())
-	}
 }
 
 // oneLine is an error's text on one line, without the package prefix a

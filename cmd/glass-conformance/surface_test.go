@@ -100,7 +100,7 @@ func TestSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 		{"an invalid surface", []string{"surface", "diff", old, invalid}, `glass-conformance surface diff: "` + invalid + `": invalid surface: $.extra: unknown field (want one of format, protocol, page, actions, omitted)`},
 		{"an unwritable report", []string{"surface", "diff", "--junit", filepath.Join(dir, "no", "such", "junit.xml"), old, old},
 			`glass-conformance surface diff: --junit "` + filepath.Join(dir, "no", "such", "junit.xml") + `": cannot write the report: no such file or directory`},
-		{"a report over a directory", []string{"surface", "diff", "--html", dir, old, old}, `glass-conformance surface diff: --html "` + dir + `": not a regular file`},
+		{"a report over a directory", []string{"surface", "diff", "--html", dir, old, old}, `glass-conformance surface diff: --html "` + dir + `": not a regular file (a directory)`},
 		{"record: an argument", []string{"surface", "extra"}, `glass-conformance surface: unexpected argument "extra"`},
 		{"record: a bad URL", []string{"surface", "--url", "ftp://x/", "-o", filepath.Join(dir, "s.json")}, `glass-conformance surface: --url "ftp://x/": want an http or https URL`},
 		{"record: over an existing file", []string{"surface", "--url", "http://127.0.0.1:1/", "-o", existing},
@@ -113,7 +113,7 @@ func TestSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 				name string
 				args []string
 				err  string
-			}{"a FIFO", []string{"surface", "diff", fifo, old}, `glass-conformance surface diff: read "` + fifo + `": not a regular file (a FIFO)`},
+			}{"a FIFO", []string{"surface", "diff", fifo, old}, `glass-conformance surface diff: read "` + fifo + `": not a regular file (a named pipe)`},
 			struct {
 				name string
 				args []string

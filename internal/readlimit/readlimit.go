@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"time"
 )
 
@@ -40,4 +41,24 @@ func ReadAll(r io.Reader, limit int64, d time.Duration) ([]byte, error) {
 	case <-timer.C:
 		return nil, fmt.Errorf("%w within %v: it is not a file on disk (a device or a file the kernel makes up as it is read?)", ErrStalled, d)
 	}
+}
+
+// Kind names what a file mode that is no regular file is, for a message
+// that refuses it ("not a regular file (a named pipe)"): only a regular
+// file is read or written, as a pipe, a device or a socket can block or
+// stream for ever, and writing one can clobber what is no file of ours.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a plain file"
 }

@@ -60,16 +60,8 @@ func readFile(file string) ([]byte, error) {
 func regular(st fs.FileInfo) error {
 	m := st.Mode()
 	switch {
-	case m.IsDir():
-		return fmt.Errorf("%w (a directory)", ErrNotRegular)
-	case m&fs.ModeNamedPipe != 0:
-		return fmt.Errorf("%w (a named pipe)", ErrNotRegular)
-	case m&fs.ModeDevice != 0:
-		return fmt.Errorf("%w (a device)", ErrNotRegular)
-	case m&fs.ModeSocket != 0:
-		return fmt.Errorf("%w (a socket)", ErrNotRegular)
 	case !m.IsRegular():
-		return ErrNotRegular
+		return fmt.Errorf("%w (%s)", ErrNotRegular, readlimit.Kind(m))
 	case st.Size() > MaxFileSize:
 		return ErrTooLarge
 	}
