@@ -1,11 +1,14 @@
 package conformance
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/sdk"
 )
 
 // TestActionsWhoseTargetsAreNotRenderedYetConform runs the fidelity rules
@@ -39,3 +42,41 @@ func TestActionsWhoseTargetsAreNotRenderedYetConform(t *testing.T) {
 		}
 	}
 }
+
+// TestALargeReceiptUnderTheBoundIsReadWhole: a runtime whose receipts
+// carry 300 KB of an unknown member, well under the 4 MiB receipt bound,
+// conforms to protocol.no-throw and protocol.receipt; the first once cut
+// each answer at 200,000 characters and failed it for invalid JSON.
+func TestALargeReceiptUnderTheBoundIsReadWhole(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle(sdk.Path, sdk.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, largeReceiptPage)
+	})
+	rep, err := Run(Target{URL: serve(t, mux), Browser: browser(t)}, WithRules("protocol.no-throw", "protocol.receipt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Verdict != Pass {
+			t.Errorf("%s is %s: %s", f.Rule.ID, f.Verdict, f.Message)
+		}
+	}
+}
+
+const largeReceiptPage = `<!doctype html><meta charset="utf-8"><title>large receipts</title>
+<script src="` + sdk.Path + `"></script>
+<button id="b" type="button">Go</button>
+<script>
+glassRuntime.define({
+  page: () => ({ id: "large", title: "Large" }),
+  state: () => ({}), records: () => [], feedback: () => [],
+  actions: () => [{ id: "go", description: "Go", kind: "element", risk: "read", target: "#b" }],
+});
+const R = glassRuntime, ex = R.execute.bind(R), re = R.resume.bind(R);
+const pad = (r) => { const o = typeof r === "string" ? JSON.parse(r) : r; o.result.glassPad = "A".repeat(300000); return o; };
+Object.defineProperty(globalThis, "glassRuntime", { configurable: false, writable: false, value: Object.freeze({
+  protocol: R.protocol, ready: R.ready.bind(R), snapshot: R.snapshot.bind(R), define: R.define.bind(R),
+  execute: async (...a) => pad(await ex(...a)), resume: async (...a) => pad(await re(...a)),
+}) });
+</script>`

@@ -141,7 +141,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 // noThrowScript calls execute and resume directly, with inputs for which
 // the contract names a failure, and reports for each whether it threw,
 // rejected, or answered with something that carries the protocol.
-const noThrowScript = `async ([calls]) => {
+const noThrowScript = `async ([calls, limit]) => {
   const rt = globalThis.glassRuntime;
   const out = [];
   for (const c of calls) {
@@ -155,9 +155,10 @@ const noThrowScript = `async ([calls]) => {
     try {
       const r = await p;
       const o = typeof r === "string" ? JSON.parse(r) : r;
-      let text = "";
-      try { text = String(JSON.stringify(o)).slice(0, 200000); } catch (e) { text = ""; }
-      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "", text: text });
+      let text = "", over = false;
+      try { text = String(JSON.stringify(o)); } catch (e) { text = ""; }
+      if (text.length > limit || new TextEncoder().encode(text).length > limit) { text = ""; over = true; }
+      out.push({ what: c.what, protocol: o && typeof o === "object" ? String(o.protocol) : typeof o, ok: !!(o && o.result && o.result.ok), code: o && o.result && o.result.error ? String(o.result.error.code) : "", text: text, over: over });
     } catch (e) {
       out.push({ what: c.what, rejected: String(e && e.message).slice(0, 200) });
     }
@@ -179,8 +180,11 @@ type noThrowAnswer struct {
 	Rejected string `json:"rejected"`
 	Protocol string `json:"protocol"`
 	Code     string `json:"code"`
-	// Text is the answer as JSON text, for the strict decoder.
+	// Text is the answer as JSON text, for the strict decoder; none when
+	// it is Over the receipt bound (a violation of failure.bounded, which
+	// judges it).
 	Text string `json:"text"`
+	Over bool   `json:"over"`
 }
 
 // NoThrow calls execute and resume on a fresh page with inputs the
@@ -210,7 +214,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	v, err := pg.Harness.Evaluate(noThrowScript, []any{judge.Plain(calls)})
+	v, err := pg.Harness.Evaluate(noThrowScript, []any{judge.Plain(calls), receipt.MaxReceiptBytes})
 	if err != nil {
 		return probe.Broken(err)
 	}
@@ -232,13 +236,18 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		// The answer is a receipt only if it decodes as one: an id that
 		// is not a string is named as text in result.action, or left out
 		// (§2.2), and fails ACTION_NOT_FOUND like any unknown id.
+		if i >= len(calls) {
+			break
+		}
+		if a.Over {
+			// Not read: an answer over the bound is failure.bounded's.
+			judged = append(judged, a.What+" → "+a.Code+" (over the receipt bound, not decoded)")
+			continue
+		}
 		r, err := receipt.Decode([]byte(a.Text))
 		if err != nil {
 			return probe.Failf("%s: the runtime's answer does not decode as a receipt: %s", a.What, report.Clip(err.Error(), 300)).
 				With(probe.TextEvidence("answer", report.Clip(a.Text, 2000)))
-		}
-		if i >= len(calls) {
-			break
 		}
 		if _, isString := calls[i].ID.(string); calls[i].Method == "execute" && !isString && r.Code() != receipt.CodeActionNotFound {
 			return probe.Failf("%s: an id that is not a string names no declared action: want ACTION_NOT_FOUND, %s", a.What, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
