@@ -11,8 +11,8 @@
 //   - JSON and JavaScript escapes of any character: \u0047 (upper- or
 //     lower-case hex), surrogate pairs \uD83D\uDE00 for astral characters,
 //     the short escapes \" \\ \/ \b \f \n \r \t, JavaScript's \v \0 \x47
-//     \u{1F600}, legacy octal \107 and identity escapes \G, and Go's \a
-//     and \U0001F600;
+//     \u{1F600}, legacy octal \107 and identity escapes \G (\c and \8
+//     too, which CSS would read as hex), and Go's \a and \U0001F600;
 //   - CSS escapes: \47 and \000047, with the optional space after them;
 //   - percent-encoding of any byte of the UTF-8 form (encodeURIComponent,
 //     url.QueryEscape with + for a space, url.PathEscape), upper- or

@@ -44,6 +44,8 @@ var spellings = []struct {
 	{"JavaScript code point escape", astral, `p@ss\u{1F600}w0rd`},
 	{"JavaScript hex, octal and identity escapes", plain, `\x73\063c\re\t \p\w\&\xFC\"\x78\/`},
 	{"Go's escapes", "bell\a and 😀", `bell\a and \U0001F600`},
+	{"JavaScript identity escapes of hex letters and of 8 and 9", "GlassSecret-46c10f81<&25ab24c0", `GlassSecret-46\c10f81<&25\ab24\c0`},
+	{"JavaScript identity escapes, digits and upper-case hex", "cafe-8899-DEAD", `\c\af\e-\8\89\9-\D\E\AD`},
 	{"CSS escapes", plain, `\73 \000033 cret\20pw&\fc \22x/`},
 	{"encodeURIComponent", plain, "s3cret%20pw%26%C3%BC%22x%2F"},
 	{"url.QueryEscape", plain, url.QueryEscape(plain)},

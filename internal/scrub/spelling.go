@@ -439,7 +439,8 @@ func (rd *reader) backslash(pos, d int, out *readings) {
 		}
 		if digitValue(c.r, 16) >= 0 {
 			rd.css(pos, d, out)
-		} else if c.r != '\n' && c.r != '\r' && c.r != '\f' {
+		}
+		if c.r != '\n' && c.r != '\r' && c.r != '\f' && identityToo(c.r) {
 			// The identity escape of JavaScript strings and of CSS.
 			out.add(reading{r: c.r, r2: noRune, end: c.end})
 		}
@@ -458,6 +459,16 @@ func (rd *reader) backslash(pos, d int, out *readings) {
 			}
 		}
 	}
+}
+
+// identityToo reports whether a backslash before c may stand for c itself
+// in some language Glass reads: always in CSS but before a hex digit, and
+// in JavaScript strings before any character without a meaning of its
+// own there — so before the hex letters a, c, d, e and A–F and the digits
+// 8 and 9 too (JavaScript's "\c" is "c", CSS's a hex escape), not before
+// b and f (a backspace and a form feed) or an octal digit.
+func identityToo(c rune) bool {
+	return digitValue(c, 16) < 0 || digitValue(c, 8) < 0 && c != 'b' && c != 'f'
 }
 
 // braced adds the code units of the {1F600} of \u{1F600} at pos.
