@@ -53,6 +53,12 @@ func harnessHandler() http.Handler {
 		}
 	}
 	mux.HandleFunc("/flow.html", page("testdata/flow.html"))
+	// A response the browser's HTTP cache keeps (the page pool's reset
+	// must clear it).
+	mux.HandleFunc("/cacheable.txt", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		_, _ = w.Write([]byte("cached"))
+	})
 	mux.HandleFunc("/", page("testdata/harness.html"))
 	return mux
 }

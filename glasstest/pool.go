@@ -12,9 +12,10 @@ import (
 // open navigates a kept page to its address (about 160 ms). Between two
 // owners the page goes to about:blank, and the context's cookies, the
 // permissions it granted, the storage of the origin it showed (local and
-// session storage, IndexedDB, caches, service workers) and window.name
-// are cleared, so the next page loads as into a fresh context, except
-// that the HTTP cache stays warm and history.length grows.
+// session storage, IndexedDB, caches, service workers), the HTTP cache
+// (a response one load cached could tell the next what it fetched) and
+// window.name are cleared, so the next page loads as into a fresh
+// context, except that history.length grows.
 //
 // A page is kept only when nothing can have changed it beyond its
 // document: a Page whose Playwright() was called or that had a hand-off,

@@ -16,6 +16,7 @@ const storeEverything = `async () => {
 	sessionStorage.setItem("left", "1");
 	document.cookie = "left=1; path=/";
 	window.name = "left";
+	await fetch("/cacheable.txt");
 	await new Promise((resolve, reject) => {
 		const open = indexedDB.open("left", 1);
 		open.onupgradeneeded = () => open.result.createObjectStore("s");
@@ -33,6 +34,8 @@ const readEverything = `async () => {
 	if (window.name) found.push("window.name " + window.name);
 	const dbs = await indexedDB.databases();
 	if (dbs.length) found.push("indexedDB " + dbs.map(d => d.name).join(","));
+	const cached = await fetch("/cacheable.txt", { cache: "only-if-cached", mode: "same-origin" }).catch(() => null);
+	if (cached && cached.ok) found.push("HTTP cache");
 	return found.join("; ");
 }`
 
@@ -61,7 +64,7 @@ var _ = Describe("A page pool (Reuse)", func() {
 	It("opens the next page in the same browser page, with nothing the last owner stored", func() {
 		first := open(glasstest.Approve())
 		Expect(first.Evaluate(storeEverything, nil)).To(Equal("stored"))
-		Expect(first.Evaluate(readEverything, nil)).To(ContainSubstring("indexedDB left"))
+		Expect(first.Evaluate(readEverything, nil)).To(SatisfyAll(ContainSubstring("indexedDB left"), ContainSubstring("HTTP cache")))
 		Expect(first.Close()).To(Succeed())
 
 		next := open(glasstest.Approve())

@@ -173,7 +173,7 @@ const ResetTimeout = 3 * time.Second
 // Reset takes the page to about:blank and clears what the page at address
 // could have stored: the context's cookies and permissions, every storage
 // of address's origin (local and session storage, IndexedDB, caches,
-// service workers), and window.name (forget, which runs a script in the
+// service workers), the HTTP cache, and window.name (forget, which runs a script in the
 // page at about:blank). False when a step failed or Reset took longer
 // than ResetTimeout: the caller closes the context, which ends a step
 // still waiting.
@@ -214,6 +214,11 @@ func (s *Slot) clear(origin string, forget func(playwright.Page) error) error {
 		s.cdp = cdp
 	}
 	if _, err := s.cdp.Send("Storage.clearDataForOrigin", map[string]any{"origin": origin, "storageTypes": "all"}); err != nil {
+		return err
+	}
+	// The HTTP cache is no storage type of the origin's: a response one
+	// load cached would otherwise answer the next load's request.
+	if _, err := s.cdp.Send("Network.clearBrowserCache", nil); err != nil {
 		return err
 	}
 	return errors.Join(s.Context.ClearCookies(), s.Context.ClearPermissions(), forget(s.Page))
