@@ -125,8 +125,10 @@ func unprintableRune(r rune) bool {
 // noncharacter, and the other code points Unicode says a renderer shows
 // nothing of (Default_Ignorable_Code_Point: the combining grapheme joiner,
 // the Hangul fillers, Khmer's inherent vowels, the variation selectors).
-// Text Glass repeats escapes them, so that an id with a zero-width space
-// cannot pass for another. Letters, marks, digits, punctuation, symbols
+// So does the Braille pattern blank U+2800, a symbol that draws no dot
+// (a favourite blank where whitespace is trimmed). Text Glass repeats
+// escapes them, so that an id with a zero-width space cannot pass for
+// another. Letters, marks, digits, punctuation, symbols
 // and spaces print, and so do the zero-width joiner and non-joiner and the
 // emoji presentation selectors U+FE0E and U+FE0F, which emoji sequences
 // and scripts such as Persian need.
@@ -134,7 +136,7 @@ func Invisible(r rune) bool {
 	switch {
 	case r < 0x80 || r == 0x200c || r == 0x200d || r == 0xfe0e || r == 0xfe0f:
 		return false
-	case unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
+	case r == 0x2800 || unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
 		return true
 	}
 	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)

@@ -89,7 +89,7 @@ func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
 	}
 	// The code points a renderer shows nothing of that are not format
 	// characters: an id with one would pass for the id without.
-	for _, r := range []rune{0x034f, 0x115f, 0x1160, 0x17b4, 0x180b, 0x3164, 0xfe00, 0xffa0, 0xe0100} {
+	for _, r := range []rune{0x034f, 0x115f, 0x1160, 0x17b4, 0x180b, 0x3164, 0xfe00, 0xffa0, 0xe0100, 0x2800} {
 		in := "count" + string(r) + "@t1"
 		if got := receipt.PrintableText(in); got == in || !strings.Contains(got, "count") {
 			t.Errorf("PrintableText(%q) = %q, want the U+%04X escaped", in, got, r)

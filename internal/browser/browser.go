@@ -234,7 +234,10 @@ func driverOptions(progress io.Writer) *playwright.RunOptions {
 		Verbose:             false,
 		Stdout:              progress,
 		Stderr:              progress,
-		Logger:              slog.New(slog.NewTextHandler(progress, nil)),
+		// Playwright's own logger only reports, once the driver runs,
+		// errors a page can provoke at will (a binding it calls after its
+		// page closed, a hundred thousand times): never on the output.
+		Logger: slog.New(slog.DiscardHandler),
 	}
 }
 
