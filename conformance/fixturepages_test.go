@@ -8,6 +8,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/fixtures"
+	"github.com/glassworks/glass/fixtures/stockroom"
 	"github.com/glassworks/glass/sdk"
 )
 
@@ -80,3 +81,27 @@ Object.defineProperty(globalThis, "glassRuntime", { configurable: false, writabl
   execute: async (...a) => pad(await ex(...a)), resume: async (...a) => pad(await re(...a)),
 }) });
 </script>`
+
+// TestAManifestsArgumentsLeaveASensitiveParameterToTheProbe: a manifest
+// that names plain arguments for an action with a sensitive parameter (as
+// init writes them) still has the probe pass its secret there, so the
+// exercise's sensitive checks judge that action.
+func TestAManifestsArgumentsLeaveASensitiveParameterToTheProbe(t *testing.T) {
+	m, err := ParseManifest("glass-manifest.yaml", []byte("version: 1\nargs:\n  supplier-unlock:\n    pin: glass probe\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(Target{URL: serve(t, stockroom.Handler()), Browser: browser(t)}, WithRules("sensitive.never-echoed"), WithManifest(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		var judged string
+		for _, ev := range f.Evidence {
+			judged += ev.Text
+		}
+		if f.Verdict != Pass || !strings.Contains(judged, "supplier-unlock (a sensitive parameter)") {
+			t.Errorf("%s is %s (%s); want pass, with supplier-unlock judged with the probe's secret:\n%s", f.Rule.ID, f.Verdict, f.Message, judged)
+		}
+	}
+}

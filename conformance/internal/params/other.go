@@ -49,7 +49,7 @@ func (s *Schema) OtherValue(v any) (any, bool) {
 			return nil, false
 		}
 		for _, x := range []string{"glass probe", "glass probe other", "gp", "g"} {
-			if x != v && s.fits(x) {
+			if x != v && s.Fits(x) {
 				return x, true
 			}
 		}

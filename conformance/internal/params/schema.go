@@ -108,7 +108,7 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 			return nil, fmt.Errorf("%s: cannot build a string for a pattern or format; name arguments for this action in the manifest", PathOr(path))
 		}
 		if s.IsSensitive() && secret != "" {
-			if !s.fits(secret) {
+			if !s.Fits(secret) {
 				return nil, fmt.Errorf("%s: the probe's sensitive value does not fit the declared length", PathOr(path))
 			}
 			return map[string]string{"$sensitive": SensitiveRef}, nil
@@ -179,8 +179,8 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 	return nil, fmt.Errorf("%s: cannot build a value of type %q", PathOr(path), ts[0])
 }
 
-// fits reports whether the string v meets s's length bounds.
-func (s *Schema) fits(v string) bool {
+// Fits reports whether the string v meets s's length bounds.
+func (s *Schema) Fits(v string) bool {
 	n := len([]rune(v))
 	return (s.MinLength == nil || n >= *s.MinLength) && (s.MaxLength == nil || n <= *s.MaxLength)
 }

@@ -77,14 +77,24 @@ func (p *Probe) Candidates() []receipt.ActionInfo {
 // built from the declared params. With a non-empty secret, sensitive
 // parameters get a placeholder for it.
 func (p *Probe) ValidArgs(a receipt.ActionInfo, secret string) (map[string]any, error) {
+	s, err := params.ParseSchema(a.Params)
 	if v, ok := p.Manifest().ArgsFor(a); ok {
 		out := make(map[string]any, len(v))
 		for k, x := range v {
 			out[k] = x
 		}
+		// The manifest's value of a sensitive parameter is plain text: the
+		// probe passes its secret there instead, as a placeholder, so that
+		// the sensitive checks see it restored and hidden.
+		if err == nil && secret != "" {
+			for name, ps := range s.Properties {
+				if _, given := out[name]; given && ps.IsSensitive() && ps.HasType("string") && ps.Pattern == "" && ps.Format == "" && ps.Fits(secret) {
+					out[name] = map[string]string{"$sensitive": params.SensitiveRef}
+				}
+			}
+		}
 		return out, nil
 	}
-	s, err := params.ParseSchema(a.Params)
 	if err != nil {
 		return nil, err
 	}
