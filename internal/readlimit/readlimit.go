@@ -57,8 +57,6 @@ func Kind(m fs.FileMode) string {
 		return "a device"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
 	}
 	return "not a plain file"
 }
