@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
@@ -293,7 +294,11 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 				if !raw {
 					text, _ = json.Marshal(args)
 				}
-				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, text, OutcomeCode(got)))
+				shown := string(text)
+				if strings.TrimSpace(shown) == "" {
+					shown = strconv.Quote(shown) // white space alone
+				}
+				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, shown, OutcomeCode(got)))
 			}
 			if r == nil || r.Code() == rf.Code {
 				r = got

@@ -98,9 +98,10 @@ func jsString(s string) string {
 // RefNearJSON is a refusal kind of its own, outside Refusals: valid
 // arguments one slip away from JSON, each slip alone — a trailing comma,
 // single quotes, unquoted keys, a comment, parentheses around the object,
-// a semicolon after it — so that a runtime that forgives one of them (a
-// lenient parser, a regular expression that mends the text, eval) runs
-// the call instead of refusing it. The calls are made on one page.
+// a semicolon after it — and white space alone, so that a runtime that
+// forgives one of them (a lenient parser, a regular expression that mends
+// the text, eval, a trim before the test for empty text) runs the call
+// instead of refusing it. The calls are made on one page.
 const RefNearJSON = "arguments one slip away from JSON"
 
 // NearJSONRefusal is the refusal of kind RefNearJSON.
@@ -127,8 +128,15 @@ func planNearJSON(p *probe.Probe) (*probe.PlannedCall, string) {
 	for i, t := range texts[1:] {
 		more[i] = json.RawMessage(t) // sent as it is written
 	}
+	shown := make([]string, len(texts))
+	for i, t := range texts {
+		shown[i] = t
+		if strings.TrimSpace(t) == "" {
+			shown[i] = fmt.Sprintf("white space alone, %q", t)
+		}
+	}
 	return &probe.PlannedCall{ID: a.ID, Args: json.RawMessage(texts[0]), MoreArgs: more,
-		Describe: fmt.Sprintf("calls of %s with its valid arguments one slip away from JSON (%s)", a.ID, strings.Join(texts, ", "))}, ""
+		Describe: fmt.Sprintf("calls of %s with its valid arguments one slip away from JSON (%s)", a.ID, strings.Join(shown, ", "))}, ""
 }
 
 var quotedKey = regexp.MustCompile(`"([A-Za-z_$][A-Za-z0-9_$]*)":`)
@@ -136,8 +144,10 @@ var quotedKey = regexp.MustCompile(`"([A-Za-z_$][A-Za-z0-9_$]*)":`)
 // NearJSON writes args as JSON with one slip each: a trailing comma (for
 // arguments with members), single quotes (when no string holds a quote),
 // unquoted keys (when a key is an identifier), a comment before it,
-// parentheses around it and a semicolon after it. Every text is one
-// JSON.parse rejects.
+// parentheses around it and a semicolon after it; and, last, white space
+// alone, which is not the empty text (that means {}) nor JSON (a runtime
+// that trims the text before testing it for empty takes it for {}). Every
+// text is one JSON.parse rejects.
 func NearJSON(args map[string]any) []string {
 	b, err := json.Marshal(args)
 	if err != nil {
@@ -154,5 +164,8 @@ func NearJSON(args map[string]any) []string {
 	if k := quotedKey.ReplaceAllString(j, "$1:"); k != j {
 		out = append(out, k)
 	}
-	return append(out, "/* arguments */ "+j, "("+j+")", j+";")
+	return append(out, "/* arguments */ "+j, "("+j+")", j+";", WhiteSpaceOnly)
 }
+
+// WhiteSpaceOnly is argument text of white space alone: not JSON.
+const WhiteSpaceOnly = " \t\n "

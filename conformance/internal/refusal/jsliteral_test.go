@@ -17,12 +17,13 @@ func TestNearJSONMakesOneSlipEachThatJSONRejects(t *testing.T) {
 			`/* arguments */ {"n":2,"title":"Buy milk"}`,
 			`({"n":2,"title":"Buy milk"})`,
 			`{"n":2,"title":"Buy milk"};`,
+			WhiteSpaceOnly,
 		}},
 		// No quote to swap, no key to unquote, no member to trail.
-		{map[string]any{}, []string{`/* arguments */ {}`, `({})`, `{};`}},
+		{map[string]any{}, []string{`/* arguments */ {}`, `({})`, `{};`, WhiteSpaceOnly}},
 		// A string that holds a quote keeps its double quotes; a key that
 		// is no identifier keeps its own.
-		{map[string]any{"it's": "a \"b\""}, []string{`{"it's":"a \"b\"",}`, `/* arguments */ {"it's":"a \"b\""}`, `({"it's":"a \"b\""})`, `{"it's":"a \"b\""};`}},
+		{map[string]any{"it's": "a \"b\""}, []string{`{"it's":"a \"b\"",}`, `/* arguments */ {"it's":"a \"b\""}`, `({"it's":"a \"b\""})`, `{"it's":"a \"b\""};`, WhiteSpaceOnly}},
 	} {
 		got := NearJSON(c.args)
 		if len(got) != len(c.want) {

@@ -480,6 +480,10 @@ func planNoArgs(p *probe.Probe) (*probe.PlannedCall, string) {
 // properties first (a runtime may skip validating an action with nothing
 // to check), then one that does. Each must fail INVALID_PARAMS at "/".
 // Over WebMCP a tool's input is always an object: not probed there.
+// NotObjectTexts are the argument texts after [1,2] that the refusal of
+// arguments that are not an object sends: JSON, none of it an object.
+var NotObjectTexts = []string{"null", "false", "0", `"x"`}
+
 func planNotObject(p *probe.Probe) (*probe.PlannedCall, string) {
 	if p.Transport == glasstest.TransportWebMCP {
 		return nil, "a WebMCP tool's input is always a JSON object, so arguments that are a JSON array cannot be sent over webmcp"
@@ -505,8 +509,16 @@ func planNotObject(p *probe.Probe) (*probe.PlannedCall, string) {
 	if len(ids) == 0 {
 		return nil, "no available action declares params of type object"
 	}
-	return &probe.PlannedCall{ID: ids[0], Args: "[1,2]",
-		Describe: fmt.Sprintf("calls of %s with the JSON array [1,2] for arguments, where the params say an object", strings.Join(ids, " and ")),
+	// Then JSON that is no object and that JavaScript takes for false (a
+	// runtime that writes JSON.parse(text) || {} runs the call with {}),
+	// null first (typeof null is "object"), and a string (a runtime that
+	// validates only what is an object passes it by).
+	more := make([]any, len(NotObjectTexts))
+	for i, t := range NotObjectTexts {
+		more[i] = json.RawMessage(t)
+	}
+	return &probe.PlannedCall{ID: ids[0], Args: json.RawMessage("[1,2]"), MoreArgs: more,
+		Describe: fmt.Sprintf("calls of %s with the JSON array [1,2] for arguments, then %s, where the params say an object", strings.Join(ids, " and "), strings.Join(NotObjectTexts, ", ")),
 		IDsFrom:  func(*probe.Page, *probe.Witness) ([]string, string, error) { return ids, "", nil }}, ""
 }
 
