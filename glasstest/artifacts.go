@@ -168,7 +168,10 @@ func (p *Page) keepEvidence() {
 	}
 	ginkgo.AddReportEntry(ArtifactsEntry, a, rep.LeafNodeLocation, ginkgo.ReportEntryVisibilityFailureOrVerbose) // at the spec, not here
 	if failed {
-		for _, d := range servers.suiteLevel() {
+		for _, d := range servers.All() {
+			if !d.suiteLevel {
+				continue
+			}
 			d.report()
 		}
 	}

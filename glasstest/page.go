@@ -319,6 +319,12 @@ func (p *Page) fold(id, argsJSON string, s settings) (string, string) {
 	return id, argsJSON
 }
 
+// Navigations is how many times the page's main frame has committed a
+// navigation to another document since the page was opened: a form that
+// posted, a link followed, a reload. A same-document URL change
+// (history.pushState, a new fragment) is none.
+func (p *Page) Navigations() int { return p.navigationCount() }
+
 // navigationCount is how many documents the page has navigated to since
 // it was opened.
 func (p *Page) navigationCount() int {

@@ -2,7 +2,6 @@ package glasstest
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -74,7 +73,7 @@ func (d *DevServer) Stop() error {
 		return nil
 	}
 	err := d.proc.Stop()
-	servers.remove(d)
+	servers.Remove(d)
 	return err
 }
 
@@ -106,7 +105,7 @@ func Start(command, readyURL string, opts ...ServerOption) *DevServer {
 		ginkgo.Fail(err.Error())
 	}
 	d.suiteLevel = ginkgo.CurrentSpecReport().LeafNodeType.Is(types.NodeTypesForSuiteLevelNodes)
-	servers.add(d)
+	servers.Add(d)
 	ginkgo.DeferCleanup(func() {
 		if !d.suiteLevel && ginkgo.CurrentSpecReport().Failed() {
 			d.report()
@@ -146,39 +145,6 @@ func (o ServerOutput) String() string {
 	return fmt.Sprintf("%s (%s, exited: %v)\n%s", o.Command, o.URL, o.Exited, o.Output)
 }
 
-// registry of running suite-level dev servers, for evidence of failing specs.
-type serverRegistry struct {
-	mu   sync.Mutex
-	list []*DevServer
-}
-
-var servers serverRegistry
-
-func (r *serverRegistry) add(d *DevServer) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.list = append(r.list, d)
-}
-
-func (r *serverRegistry) remove(d *DevServer) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, x := range r.list {
-		if x == d {
-			r.list = append(r.list[:i], r.list[i+1:]...)
-			return
-		}
-	}
-}
-
-func (r *serverRegistry) suiteLevel() []*DevServer {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []*DevServer
-	for _, d := range r.list {
-		if d.suiteLevel {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+// servers are the running dev servers Start started, for the evidence of
+// failing specs (the suite-level ones).
+var servers devserver.Registry[*DevServer]

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
@@ -15,11 +17,14 @@ import (
 // calls that should have worked and did not (report.CallFinding). A call
 // that fails as it should is none: a step of a flow called alone runs in
 // whatever state the page is in, and an action only a flow may run fails
-// by the contract. A walk that cannot finish is a note; a page with no
-// model to walk, or whose runtime answers no call (probe.Probe.Silent),
-// is not walked (uncheckable says why).
+// by the contract. A call that loaded a new document is a finding
+// (PAGE_NAVIGATED). A walk that cannot finish leaves the calls unchecked
+// (uncheckable says why, and so does a note beside the findings it found);
+// a page with no model to walk, or whose runtime answers no call
+// (probe.Probe.Silent), is not walked (uncheckable says why).
 func callFindings(s *probe.Session, transports []glasstest.Transport) (out []report.CallFinding, notes []string, uncheckable string) {
 	walked := false
+	var incomplete []string
 	if len(transports) > 0 && s.Probe(transports[0]).Base() == nil {
 		// The runtime never became ready, or its snapshot did not decode:
 		// there are no declared actions to call (protocol.ready or
@@ -66,13 +71,38 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			out = append(out, c)
 			return true
 		})
+		// A call that loaded a new document gave the walk no receipt of
+		// the runtime's (Each leaves it out): it is a call that should have
+		// worked and did not, with the host's PAGE_NAVIGATED.
+		calls, _ := p.ExercisePlan()
+		for _, pl := range calls {
+			if pl.Action.StepOnly || steps[pl.Action.ID] {
+				continue
+			}
+			var nav *probe.NavigatedError
+			if _, cerr := p.Call(pl); errors.As(cerr, &nav) {
+				out = append(out, report.CallFinding{Action: pl.Action.ID, Transport: tr, Kind: report.CallFailed,
+					Approved: pl.Action.Confirm || pl.Action.Risk == receipt.RiskDangerous,
+					Code:     string(receipt.CodePageNavigated), Phase: string(receipt.CodePageNavigated.Phase()),
+					Message: "the call loaded a new document (a form submitted or a link followed), so the runtime could write no receipt: an action must end on the page it was called on (docs/troubleshooting.md)"})
+			}
+		}
 		p.Close()
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: the calls of the available actions could not all be made, so the findings may be incomplete: %v", tr, err))
+			incomplete = append(incomplete, fmt.Sprintf("%s: %v", tr, err))
 		}
 	}
 	if walked {
 		uncheckable = ""
+	}
+	if len(incomplete) > 0 && uncheckable == "" {
+		// Not "every call succeeded": some were never made. The run does
+		// not pass --strict, and says why: after the findings it found, or
+		// in their place.
+		uncheckable = "the calls of the available actions could not all be made, so the findings may be incomplete: " + strings.Join(incomplete, "; ")
+		if len(out) > 0 {
+			notes = append(notes, uncheckable)
+		}
 	}
 	return out, notes, uncheckable
 }

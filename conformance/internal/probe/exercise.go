@@ -1,9 +1,8 @@
 package probe
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -90,7 +89,7 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 				continue
 			}
 			tools[tool] = true
-			secret := p.s.secrets.fresh()
+			secret := p.s.secrets.Fresh()
 			args, err := p.ValidArgs(a, secret)
 			if err != nil {
 				out.notes = append(out.notes, fmt.Sprintf("%s: %v", a.ID, err))
@@ -159,6 +158,12 @@ func (p *Probe) walk(keep func(receipt.ActionInfo) bool, harnessToo bool, fn fun
 	p.s.prefetch(ahead...)
 	for _, pl := range mine {
 		e, err := p.Call(pl)
+		var nav *NavigatedError
+		if errors.As(err, &nav) {
+			// The call loaded a new document: no receipt of the runtime's
+			// to judge; the run's findings report the call.
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -207,6 +212,9 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	var r *receipt.Receipt
 	var byRuntime bool
 	runs := pg.Around(func() { r, byRuntime = pg.DoAnswered(pl.Action.ID, pl.Args) })
+	if err := pg.Navigated(); err != nil {
+		return nil, err
+	}
 	e := &Exercised{Action: pl.Action, Args: pl.Args, Secret: pl.Secret, Receipt: r, ByRuntime: byRuntime, Before: before,
 		DOMWitness: domWitness, Confirmations: pg.Harness.Confirmations(), Runs: runs}
 	if timeline {
@@ -258,31 +266,6 @@ func UsesSecret(args map[string]any) bool {
 	}
 	return false
 }
-
-// newSecret returns a value no page contains by chance, long enough for
-// any minLength a password field declares and short enough for most
-// maxLengths. Its middle, secretMiddle, is spelt differently
-// percent-encoded, as HTML references and in JSON as Go writes it, so a
-// page that shows the value in one of those spellings shows whether the
-// runtime masks it there too (sensitive.never-echoed).
-func newSecret() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	h := hex.EncodeToString(b[:])
-	return secretPrefix + h[:8] + secretMiddle + h[8:]
-}
-
-// secretMiddle is the part of every probe's secret whose spellings differ
-// from it: a less-than sign and an ampersand (%3C%26, &lt;&amp;,
-// \u003c\u0026). ASCII, so that its case and its bytes reversed are
-// what Session.Hide folds and reverses. Written into HTML as it is, it
-// starts neither a tag (< is followed by &) nor a character reference
-// (no reference is named by hex digits alone).
-const secretMiddle = "<&"
-
-// secretPrefix starts every probe's secret; the random part after it is a
-// secret too.
-const secretPrefix = "GlassSecret-"
 
 // VerdictOf turns what a walk over the exercise ended with into an outcome: a
 // probe that could not run, or the violation found; nil to go on.

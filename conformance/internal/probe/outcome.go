@@ -2,6 +2,7 @@ package probe
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,9 +45,33 @@ func NotProbed(reason string) Outcome {
 
 // Broken reports a probe that could not run at all (the page did not open,
 // the browser went away). It fails the rule: a gate must not turn green
-// because it could not look.
+// because it could not look. A probe stopped by a call of the page's that
+// loaded a new document (*NavigatedError) is not probed instead: the
+// call's PAGE_NAVIGATED is the page's own outcome, which the run's
+// findings report, not a failure of the probe.
 func Broken(err error) Outcome {
+	var nav *NavigatedError
+	if errors.As(err, &nav) {
+		return NotProbed(nav.Error())
+	}
 	return Outcome{Verdict: report.Fail, Message: CouldNotRun + FirstLine(err.Error())}
+}
+
+// NavigatedError is what a probe's page gives once a call made on it ended
+// PAGE_NAVIGATED, written by the host: the call loaded a new document (a
+// form submitted, a link followed), so the page the probe was judging is
+// gone, and nothing the probe reads after it would be about that call.
+type NavigatedError struct {
+	// Action is the id the call named.
+	Action string
+}
+
+func (e *NavigatedError) Error() string {
+	if e.Action == noCall {
+		return "the page loaded a new document by itself (a redirect, a script that set location) before any call of the probe, so the probe could not judge the page it opened"
+	}
+	return fmt.Sprintf("a call of %s loaded a new document (PAGE_NAVIGATED: a form submitted or a link followed), so the probe could not judge the page it was called on; "+
+		"an action must end on the page it was called on (docs/troubleshooting.md, \"A call fails PAGE_NAVIGATED\")", report.Clip(e.Action, 80))
 }
 
 // CouldNotRun starts the message of a probe that could not run.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -52,7 +53,7 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 // own makes g one of the probe's pages, closed with it.
 func (p *Probe) own(g *glasstest.Page) *Page {
 	p.pages = append(p.pages, g)
-	return &Page{Harness: g, p: p, n: p.s.pageNumber()}
+	return &Page{Harness: g, p: p, n: p.s.pageNumber(), docs: g.Navigations()}
 }
 
 // openRead opens the target in a fresh page for a probe that reads the
@@ -113,6 +114,90 @@ type Page struct {
 	p       *Probe
 	// n tells the run's pages apart (Seen.Page).
 	n int
+	// navigated is the id of the call on the page that loaded a new
+	// document (its receipt PAGE_NAVIGATED, written by the host, or the
+	// page left as the call ended): the page has left the document the
+	// probe opened, and what reads it says so (*NavigatedError).
+	navigated string
+	// lastCall is the id the page's last call named; docs is the count of
+	// the page's navigations (glasstest.Page.Navigations) while it shows
+	// the document the probe opened or reloaded.
+	lastCall string
+	docs     int
+}
+
+// Navigated is the *NavigatedError of a page that has left the document
+// the probe opened — a call of which loaded a new one, during the call or
+// as it ended — else nil.
+func (pg *Page) Navigated() error {
+	if pg.navigated == "" && pg.Harness.Navigations() != pg.docs {
+		pg.navigated = pg.lastCall
+		if pg.navigated == "" {
+			pg.navigated = noCall
+		}
+	}
+	if pg.navigated != "" {
+		return &NavigatedError{Action: pg.navigated}
+	}
+	return nil
+}
+
+// noCall stands for the call in a NavigatedError of a page that loaded a
+// new document before any call was made on it.
+const noCall = "\x00"
+
+// Snapshot is the runtime's snapshot of the page (glasstest's
+// TrySnapshot), or the page's *NavigatedError: a snapshot of another
+// document, or none because it is loading, is no witness of the call.
+func (pg *Page) Snapshot() (*receipt.Snapshot, error) {
+	if err := pg.Navigated(); err != nil {
+		return nil, err
+	}
+	snap, err := pg.Harness.TrySnapshot()
+	if nav := pg.Navigated(); nav != nil {
+		return nil, nav
+	}
+	return snap, err
+}
+
+// Evaluate runs script in the page (glasstest's Evaluate), or gives the
+// page's *NavigatedError.
+func (pg *Page) Evaluate(script string, arg any) (any, error) {
+	if err := pg.Navigated(); err != nil {
+		return nil, err
+	}
+	v, err := pg.Harness.Evaluate(script, arg)
+	if nav := pg.Navigated(); nav != nil {
+		return nil, nav
+	}
+	return v, err
+}
+
+// CallErr is err, the error of a raw call of id on the page (through the
+// runtime's global or a WebMCP tool, not Do), as a *NavigatedError when the
+// page navigated away during it: the page remembers the call, as Do's
+// PAGE_NAVIGATED makes it.
+func (pg *Page) CallErr(id string, err error) error {
+	pg.lastCall = id
+	if err != nil && errors.Is(err, glasstest.ErrPageNavigated) {
+		if pg.navigated == "" {
+			pg.navigated = id
+		}
+		return &NavigatedError{Action: id}
+	}
+	if nav := pg.Navigated(); err != nil && nav != nil {
+		return nav
+	}
+	return err
+}
+
+// noteNavigated remembers a call of id on the page that loaded a new
+// document.
+func (pg *Page) noteNavigated(id string, r *receipt.Receipt, byRuntime bool) {
+	pg.lastCall = id
+	if !byRuntime && r.Code() == receipt.CodePageNavigated && pg.navigated == "" {
+		pg.navigated = id
+	}
 }
 
 // Reload loads the page again through Playwright, bounded by the run's
@@ -120,7 +205,17 @@ type Page struct {
 // otherwise hold it for Playwright's own default of 30 seconds).
 func (pg *Page) Reload() error {
 	ms := float64(pg.p.CallTimeout().Milliseconds())
+	before := pg.Harness.Navigations()
 	_, err := pg.Harness.Playwright().Reload(playwright.PageReloadOptions{Timeout: &ms})
+	if err == nil && pg.navigated == "" {
+		// The probe's own load: the document it shows now is the one it
+		// reads, once the page has counted it (the count follows an event
+		// that Reload's return need not wait for).
+		for deadline := time.Now().Add(time.Second); pg.Harness.Navigations() == before && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		pg.docs = pg.Harness.Navigations()
+	}
 	return err
 }
 
@@ -137,6 +232,7 @@ func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.R
 func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*receipt.Receipt, bool) {
 	h := pg.Harness.Do(id, args, pg.p.callOptions(opts)...)
 	r, byRuntime := pg.Answered(h)
+	pg.noteNavigated(id, r, byRuntime)
 	a, declared := pg.p.Base().Action(id)
 	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
@@ -152,6 +248,7 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
 	h := pg.Harness.Resume(handle, pg.p.callOptions(opts)...)
 	r, byRuntime := pg.Answered(h)
+	pg.noteNavigated(flow.ID, r, byRuntime)
 	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
 		sn.Issued = h.ExecutionID
@@ -222,12 +319,12 @@ const domScript = `() => {
 // Witness reads the page; the accessibility tree, the costliest part, only
 // when aria is true.
 func (pg *Page) Witness(aria bool) (*Witness, error) {
-	snap, err := pg.Harness.TrySnapshot()
+	snap, err := pg.Snapshot()
 	if err != nil {
 		return nil, err
 	}
 	w := &Witness{Snap: snap}
-	v, err := pg.Harness.Evaluate(domScript, nil)
+	v, err := pg.Evaluate(domScript, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
@@ -260,7 +357,7 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	v, err := pg.Harness.Evaluate(`() => document.body ? document.body.innerHTML : ""`, nil)
+	v, err := pg.Evaluate(`() => document.body ? document.body.innerHTML : ""`, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("read the DOM: %w", err)
 	}

@@ -55,7 +55,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 		input[glasstest.GlassInputMember] = options
 		v, err := pg.Harness.CallTool(name, judge.Plain(input).(map[string]any))
 		if err != nil {
-			return nil, fmt.Errorf("call the tool %s: %w", name, err)
+			return nil, fmt.Errorf("call the tool %s: %w", name, pg.CallErr(id, err))
 		}
 		res, _ := judge.Plain(v).(map[string]any)
 		b, err := json.Marshal(res["structuredContent"])
@@ -71,7 +71,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 		}
 		v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), rawExecute, []any{id, argsText, judge.Plain(options)})
 		if err != nil {
-			return nil, fmt.Errorf("execute %s: %w", id, err)
+			return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 		}
 		text, _ = v.(string)
 	}
@@ -107,7 +107,7 @@ var EmptyArgsForms = []string{"", "null", "undefined"}
 func (pg *Page) RawEmpty(id, form string) (*receipt.Receipt, error) {
 	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), emptyExecute, []any{id, form})
 	if err != nil {
-		return nil, fmt.Errorf("execute %s: %w", id, err)
+		return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 	}
 	text, _ := v.(string)
 	return pg.recordAnswer(id, id+" (raw, no arguments)", text)
@@ -133,7 +133,7 @@ func (pg *Page) RawAtOnce(id string, args any, options map[string]any) ([]*recei
 	b, _ := json.Marshal(args)
 	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), concurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
 	if err != nil {
-		return nil, fmt.Errorf("execute %s %d times at once: %w", id, AtOnce, err)
+		return nil, fmt.Errorf("execute %s %d times at once: %w", id, AtOnce, pg.CallErr(id, err))
 	}
 	texts, _ := v.([]any)
 	if len(texts) != AtOnce {

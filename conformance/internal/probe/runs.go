@@ -11,7 +11,7 @@ const handlerRunsScript = `JSON.stringify(globalThis.glassHandlerRuns && typeof 
 
 // HandlerRuns reads the page's count of its handlers' runs.
 func (pg *Page) HandlerRuns() (HandlerRuns, error) {
-	v, err := pg.Harness.Evaluate(handlerRunsScript, nil)
+	v, err := pg.Evaluate(handlerRunsScript, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/conformance/internal/secrets"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
@@ -96,7 +97,7 @@ type Session struct {
 	// (see Probe.FinishWalks).
 	unfinished map[glasstest.Transport]map[string]func()
 	// secrets are the probes' sensitive values, kept out of findings.
-	secrets secretSet
+	secrets secrets.Set
 
 	// ahead bounds the memoized probes computed ahead of the check that
 	// will ask for them (see prefetch); background waits for them.
@@ -452,8 +453,8 @@ func (s *Session) Wait() {
 }
 
 // Hide replaces every sensitive value the probes passed in f's message and
-// evidence (see secretSet).
-func (s *Session) Hide(f report.Finding) report.Finding { return s.secrets.hide(f) }
+// evidence (see secrets.Set).
+func (s *Session) Hide(f report.Finding) report.Finding { return s.secrets.Hide(f) }
 
 // Probe is a check's view of the run over transport tr; the check closes
 // it when it is done.

@@ -95,7 +95,7 @@ func (p *Probe) stale() (*StaleProbe, error) {
 		}
 	}
 	call := func(t target, what string, expected any, want receipt.Code) error {
-		snap, err := pg.Harness.TrySnapshot()
+		snap, err := pg.Snapshot()
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,7 @@ type Stage6 struct {
 
 // WatchStage6 installs the stage-6 watcher on pg.
 func (pg *Page) WatchStage6() error {
-	if _, err := pg.Harness.Evaluate(pagewatch.Stage6, nil); err != nil {
+	if _, err := pg.Evaluate(pagewatch.Stage6, nil); err != nil {
 		return fmt.Errorf("install the stage-6 watcher: %w", err)
 	}
 	return nil
@@ -45,7 +45,7 @@ func (pg *Page) WatchStage6() error {
 
 // ReadStage6 reads what the stage-6 watcher kept.
 func (pg *Page) ReadStage6() (Stage6, error) {
-	v, err := pg.Harness.Evaluate(`() => JSON.stringify(window.__glassStage6 || { state: "gone", text: "" })`, nil)
+	v, err := pg.Evaluate(`() => JSON.stringify(window.__glassStage6 || { state: "gone", text: "" })`, nil)
 	if err != nil {
 		return Stage6{}, fmt.Errorf("read the stage-6 watcher: %w", err)
 	}
@@ -85,7 +85,7 @@ type Timeline struct {
 
 // WatchTimeline installs the timeline watcher on pg.
 func (pg *Page) WatchTimeline() error {
-	if _, err := pg.Harness.Evaluate(pagewatch.Timeline, []int{40, receipt.MaxReceiptBytes}); err != nil {
+	if _, err := pg.Evaluate(pagewatch.Timeline, []int{40, receipt.MaxReceiptBytes}); err != nil {
 		return fmt.Errorf("install the timeline watcher: %w", err)
 	}
 	return nil
@@ -93,7 +93,7 @@ func (pg *Page) WatchTimeline() error {
 
 // ReadTimeline stops the timeline watcher and reads what it kept.
 func (pg *Page) ReadTimeline() (Timeline, error) {
-	v, err := pg.Harness.Evaluate(`() => { const t = window.__glassTimeline; if (!t) return JSON.stringify(null); t.stop(); return JSON.stringify({ states: t.states, input: t.input, full: t.full }); }`, nil)
+	v, err := pg.Evaluate(`() => { const t = window.__glassTimeline; if (!t) return JSON.stringify(null); t.stop(); return JSON.stringify({ states: t.states, input: t.input, full: t.full }); }`, nil)
 	if err != nil {
 		return Timeline{}, fmt.Errorf("read the timeline watcher: %w", err)
 	}
@@ -138,7 +138,7 @@ func (pg *Page) WaitQuiet() error {
 
 // WatchDeclared installs the declared-actions watcher on pg.
 func (pg *Page) WatchDeclared() error {
-	if _, err := pg.Harness.Evaluate(pagewatch.DeclaredWatch, nil); err != nil {
+	if _, err := pg.Evaluate(pagewatch.DeclaredWatch, nil); err != nil {
 		return fmt.Errorf("install the declared-actions watcher: %w", err)
 	}
 	return nil
@@ -147,7 +147,7 @@ func (pg *Page) WatchDeclared() error {
 // ReadDeclared reads the actions the declared-actions watcher saw, by id:
 // the last descriptor seen of each.
 func (pg *Page) ReadDeclared() (map[string]receipt.ActionInfo, error) {
-	v, err := pg.Harness.Evaluate(`() => JSON.stringify(window.__glassDeclared || {})`, nil)
+	v, err := pg.Evaluate(`() => JSON.stringify(window.__glassDeclared || {})`, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the declared-actions watcher: %w", err)
 	}

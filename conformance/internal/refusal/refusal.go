@@ -143,7 +143,7 @@ func planControlName(p *probe.Probe) (*probe.PlannedCall, string) {
 	}
 	c := &probe.PlannedCall{Describe: "calls of undeclared ids that name controls on the page"}
 	c.IDsFrom = func(pg *probe.Page, before *probe.Witness) ([]string, string, error) {
-		v, err := pg.Harness.Evaluate(controlsScript, nil)
+		v, err := pg.Evaluate(controlsScript, nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("list the page's controls: %w", err)
 		}

@@ -115,7 +115,7 @@ func churn(p *probe.Probe, writes []*probe.Exercised, calls int, seen *churnSeen
 			}
 			continue
 		}
-		before, err := pg.Harness.TrySnapshot()
+		before, err := pg.Snapshot()
 		if err != nil {
 			o := probe.Broken(err)
 			return &o
@@ -125,7 +125,7 @@ func churn(p *probe.Probe, writes []*probe.Exercised, calls int, seen *churnSeen
 			writes = slices.DeleteFunc(writes, func(w *probe.Exercised) bool { return w == e })
 			continue
 		}
-		after, err := pg.Harness.TrySnapshot()
+		after, err := pg.Snapshot()
 		if err != nil {
 			o := probe.Broken(err)
 			return &o

@@ -443,7 +443,7 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	before, err := pg.Harness.TrySnapshot()
+	before, err := pg.Snapshot()
 	if err != nil {
 		return probe.Broken(err)
 	}

@@ -26,7 +26,7 @@ func revisionWalk(p *probe.Probe) (*probe.Outcome, int) {
 		o := probe.Broken(err)
 		return &o, 0
 	}
-	prev, err := pg.Harness.TrySnapshot()
+	prev, err := pg.Snapshot()
 	if err != nil {
 		o := probe.Broken(err)
 		return &o, 0
@@ -38,7 +38,7 @@ func revisionWalk(p *probe.Probe) (*probe.Outcome, int) {
 			continue
 		}
 		r := pg.Do(pl.Action.ID, pl.Args)
-		snap, err := pg.Harness.TrySnapshot()
+		snap, err := pg.Snapshot()
 		if err != nil {
 			break // the page went away: what was walked stands
 		}

@@ -48,7 +48,7 @@ func staleZero(p *probe.Probe) (probe.Outcome, string) {
 	if first := pg.Do(mover.Action.ID, mover.Args); !first.Result.OK {
 		return probe.Pass(), fmt.Sprintf("expectedRevision 0 once the page moved past it: %s did not succeed again on a fresh page (%s)", mover.Action.ID, probe.Got(first))
 	}
-	snap, err := pg.Harness.TrySnapshot()
+	snap, err := pg.Snapshot()
 	if err != nil {
 		return probe.Broken(err), ""
 	}

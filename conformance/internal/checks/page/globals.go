@@ -68,7 +68,7 @@ func secondGlobals(p *probe.Probe) (names []string, src, why string, err error) 
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		v, err := pg.Harness.Evaluate(`JSON.stringify({ w: globalThis.__glassGlobalWatch || null, complete: document.readyState === "complete" })`, nil)
+		v, err := pg.Evaluate(`JSON.stringify({ w: globalThis.__glassGlobalWatch || null, complete: document.readyState === "complete" })`, nil)
 		if err != nil {
 			return nil, "", "", err
 		}

@@ -21,7 +21,7 @@ func SnapshotValid(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	if _, err := pg.Harness.TrySnapshot(); err != nil {
+	if _, err := pg.Snapshot(); err != nil {
 		return probe.Failf("snapshot() of a fresh page: %s", probe.FirstLine(err.Error()))
 	}
 	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
@@ -201,11 +201,11 @@ func SnapshotBounded(p *probe.Probe) probe.Outcome {
 	}
 	// The counts to expect come from the same page: an app may seed each
 	// page load differently.
-	full, err := pg.Harness.TrySnapshot()
+	full, err := pg.Snapshot()
 	if err != nil {
 		return probe.Broken(err)
 	}
-	v, err := pg.Harness.Evaluate(limitedSnapshotScript, 2)
+	v, err := pg.Evaluate(limitedSnapshotScript, 2)
 	if err != nil {
 		return probe.Failf("snapshot({limit: 2}) failed: %s", probe.FirstLine(err.Error()))
 	}

@@ -88,7 +88,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		v, err := pg.Harness.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)", nil)
+		v, err := pg.Evaluate("JSON.stringify(globalThis.__glassReadyWatch || null)", nil)
 		if err != nil {
 			return probe.Broken(err)
 		}
@@ -101,7 +101,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 			// A runtime that does not install its global with
 			// Object.defineProperty is not watched from its install; the
 			// host's own wait still is (below).
-			if ok, _ := pg.Harness.Evaluate("document.readyState === 'complete'", nil); ok == true {
+			if ok, _ := pg.Evaluate("document.readyState === 'complete'", nil); ok == true {
 				break
 			}
 		}
@@ -121,7 +121,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 		return probe.Failf("ready() resolved before the page declared its model: the snapshot taken then lists no action, the page declares %d", declared).With(ev)
 	}
 	// Called again on the loaded page, ready() resolves at once to true.
-	v, err := pg.Harness.Evaluate(`async () => {
+	v, err := pg.Evaluate(`async () => {
   const p = globalThis.glassRuntime.ready();
   if (!p || typeof p.then !== "function") return "no promise";
   return String(await p);
@@ -214,7 +214,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	v, err := pg.Harness.Evaluate(noThrowScript, []any{judge.Plain(calls), receipt.MaxReceiptBytes})
+	v, err := pg.Evaluate(noThrowScript, []any{judge.Plain(calls), receipt.MaxReceiptBytes})
 	if err != nil {
 		return probe.Broken(err)
 	}
@@ -273,7 +273,7 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	fresh, err := pg.Harness.TrySnapshot()
+	fresh, err := pg.Snapshot()
 	if err != nil {
 		return probe.Broken(err)
 	}

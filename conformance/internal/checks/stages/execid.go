@@ -105,7 +105,7 @@ func executionIDs(p *probe.Probe) (*IDProbe, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, err := pg.Harness.TrySnapshot()
+	snap, err := pg.Snapshot()
 	if err != nil {
 		return nil, err
 	}

@@ -282,7 +282,7 @@ func resumedFlow(p *probe.Probe, i int) (*flowReceipt, *probe.Outcome) {
 		o := probe.Broken(err)
 		return nil, &o
 	}
-	base, err := pg.Harness.TrySnapshot()
+	base, err := pg.Snapshot()
 	if err != nil {
 		o := probe.Broken(err)
 		return nil, &o
@@ -535,7 +535,7 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		if err != nil {
 			return probe.Broken(err)
 		}
-		base, err := pg.Harness.TrySnapshot()
+		base, err := pg.Snapshot()
 		if err != nil {
 			return probe.Broken(err)
 		}
@@ -870,7 +870,7 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 		if err != nil {
 			return probe.Broken(err)
 		}
-		after, err := pg.Harness.TrySnapshot()
+		after, err := pg.Snapshot()
 		if err != nil {
 			return probe.Broken(err)
 		}
@@ -1184,7 +1184,7 @@ func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
 		return o, "", notProbed
 	}
 	handle := failed.Result.Resume
-	now, err := pg.Harness.TrySnapshot()
+	now, err := pg.Snapshot()
 	if err != nil {
 		b := probe.Broken(err)
 		return &b, "", ""

@@ -291,7 +291,7 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 const scrollScript = `() => JSON.stringify([window.scrollX, window.scrollY, document.scrollingElement ? document.scrollingElement.scrollTop : 0])`
 
 func scroll(pg *probe.Page) (string, error) {
-	v, err := pg.Harness.Evaluate(scrollScript, nil)
+	v, err := pg.Evaluate(scrollScript, nil)
 	if err != nil {
 		return "", fmt.Errorf("read the scroll position: %w", err)
 	}

@@ -204,7 +204,7 @@ func toolsInStep(pg *probe.Page) (string, error) {
 	// read is a snapshot and the tool list: page work, not free).
 	wait := 50 * time.Millisecond
 	for {
-		snap, err := pg.Harness.TrySnapshot()
+		snap, err := pg.Snapshot()
 		if err != nil {
 			return "", err
 		}
@@ -363,7 +363,7 @@ type rawTool struct {
 // given, travel in the reserved $glass member.
 func callRaw(pg *probe.Page, name string, input map[string]any) rawTool {
 	v, err := pg.Harness.CallTool(name, input)
-	return rawTool{name: name, input: input, result: v, err: err}
+	return rawTool{name: name, input: input, result: v, err: pg.CallErr(name, err)}
 }
 
 // resultProblem checks a raw tool result: the receipt as structuredContent
@@ -439,6 +439,10 @@ func Result(p *probe.Probe) probe.Outcome {
 	}
 	var judged []string
 	for _, c := range calls {
+		var nav *probe.NavigatedError
+		if errors.As(c.err, &nav) {
+			return probe.NotProbed(nav.Error())
+		}
 		if c.err != nil {
 			return probe.Failf("the tool call %s failed instead of returning a receipt: %s", c.name, probe.FirstLine(c.err.Error()))
 		}

@@ -1,0 +1,109 @@
+// Package secrets holds the secrets a conformance run's probes pass for
+// sensitive parameters, and hides them in the run's findings.
+package secrets
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"sync"
+
+	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/internal/scrub"
+)
+
+// The probes pass a fresh secret (New) for every sensitive parameter
+// they fill. A conforming runtime never echoes it; a leaking one puts it in
+// a receipt, a snapshot or a confirmation request, and that is the
+// evidence of sensitive.never-echoed. The finding still never carries the
+// value itself: every place it appears in a message or in evidence reads
+// Leaked instead, so that nothing Glass writes — terminal, JUnit,
+// JSON, HTML, artifacts, Ginkgo failures — holds a sensitive value, even a
+// probe's.
+
+// Leaked stands for a probe's secret in findings. It differs from the
+// runtime's own mask, "[sensitive]", so the evidence shows where the value
+// leaked.
+const Leaked = "[the probe's sensitive value]"
+
+// Set is the secrets a run's probes have passed.
+type Set struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// Fresh returns a new secret and remembers it, and its random part on its
+// own: a page that shows the value without its constant prefix still
+// shows nothing Glass writes.
+func (s *Set) Fresh() string {
+	v := New()
+	s.Remember(v, strings.TrimPrefix(v, Prefix))
+	return v
+}
+
+// Remember adds values to the secrets the run's findings never show.
+func (s *Set) Remember(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil {
+		s.set = map[string]bool{}
+	}
+	for _, v := range values {
+		s.set[v] = true
+	}
+}
+
+// Hide replaces every remembered secret in the finding's message and
+// evidence.
+func (s *Set) Hide(f report.Finding) report.Finding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.set) == 0 {
+		return f
+	}
+	var values []string
+	for v := range s.set {
+		values = append(values, v, scrub.Reverse(v))
+	}
+	// In every spelling: a leaking runtime may have written the value
+	// percent-encoded, escaped or as character references; and, since the
+	// probe chose the value (ASCII letters, digits and a dash), in any case
+	// of its letters (fullwidth and mathematical capitals too) and
+	// reversed.
+	set := scrub.NewAnyCase(values...)
+	replace := func(t string) string { return set.ReplaceString(t, Leaked) }
+	f.Message = replace(f.Message)
+	if f.Evidence != nil {
+		ev := make([]report.Evidence, len(f.Evidence))
+		for i, e := range f.Evidence {
+			ev[i] = report.Evidence{Label: replace(e.Label), Text: replace(e.Text)}
+		}
+		f.Evidence = ev
+	}
+	return f
+}
+
+// New returns a value no page contains by chance, long enough for
+// any minLength a password field declares and short enough for most
+// maxLengths. Its middle, Middle, is spelt differently
+// percent-encoded, as HTML references and in JSON as Go writes it, so a
+// page that shows the value in one of those spellings shows whether the
+// runtime masks it there too (sensitive.never-echoed).
+func New() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	h := hex.EncodeToString(b[:])
+	return Prefix + h[:8] + Middle + h[8:]
+}
+
+// Middle is the part of every probe's secret whose spellings differ
+// from it: a less-than sign and an ampersand (%3C%26, &lt;&amp;,
+// \u003c\u0026). ASCII, so that its case and its bytes reversed are
+// what Session.Hide folds and reverses. Written into HTML as it is, it
+// starts neither a tag (< is followed by &) nor a character reference
+// (no reference is named by hex digits alone).
+const Middle = "<&"
+
+// Prefix starts every probe's secret; the random part after it is a
+// secret too.
+const Prefix = "GlassSecret-"
