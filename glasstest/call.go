@@ -148,7 +148,7 @@ func (p *Page) do(id string, args any, s settings) callResult {
 	if s.transport == TransportWebMCP {
 		r, byRuntime = p.doWebMCP(id, argsJSON, execID, options, s, navBefore)
 	} else {
-		v, err := p.evaluate(s.timeout, pagejs.Bridge, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
+		v, err := p.evaluate(s.callBound(), pagejs.Bridge, []any{"execute", id, argsJSON, options, MaxReceiptBytes})
 		r, byRuntime = p.toReceipt(id, execID, v, err, navBefore)
 	}
 	return p.judge(id, execID, r, byRuntime, s)
@@ -167,7 +167,7 @@ func (p *Page) resume(handle string, s settings) callResult {
 		name = handle
 	}
 	navBefore := p.navigationCount()
-	v, err := p.evaluate(s.timeout, pagejs.Bridge, []any{"resume", handle, "", callOptions(execID, s), MaxReceiptBytes})
+	v, err := p.evaluate(s.callBound(), pagejs.Bridge, []any{"resume", handle, "", callOptions(execID, s), MaxReceiptBytes})
 	r, byRuntime := p.toReceipt(name, execID, v, err, navBefore)
 	return p.judge(name, execID, r, byRuntime, s)
 }

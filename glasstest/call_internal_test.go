@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+	"time"
 )
 
 // TestEncodeArgsSendsWhatJSONCanHold: Do's rule for its args, without a
@@ -52,6 +53,36 @@ func TestEncodeArgsSendsWhatJSONCanHold(t *testing.T) {
 		}
 		if err.Error() != c.want {
 			t.Errorf("%s: error\n%s\nwant\n%s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestACallsBoundCoversItsExpectationTimeout: a call whose expectation
+// may take as long as the default call bound (init's suite gives ten
+// seconds, the default Timeout is ten) would end CALL_TIMEOUT before the
+// runtime could say EXPECTATION_FAILED (an adoption trial's server-side
+// refusal did). Unless Timeout is given, the bound grows to the
+// expectation timeout plus DefaultTimeout; a Timeout given is kept.
+func TestACallsBoundCoversItsExpectationTimeout(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []Option
+		want time.Duration
+	}{
+		{"no option", nil, DefaultTimeout},
+		{"an expectation timeout", []Option{ExpectTimeout(10 * time.Second)}, 10*time.Second + DefaultTimeout},
+		{"a short expectation timeout", []Option{ExpectTimeout(300 * time.Millisecond)}, 300*time.Millisecond + DefaultTimeout},
+		{"a call timeout", []Option{Timeout(3 * time.Second)}, 3 * time.Second},
+		{"both", []Option{ExpectTimeout(10 * time.Second), Timeout(4 * time.Second)}, 4 * time.Second},
+		{"both, the other way round", []Option{Timeout(4 * time.Second), ExpectTimeout(10 * time.Second)}, 4 * time.Second},
+		{"a long call timeout", []Option{Timeout(time.Minute), ExpectTimeout(10 * time.Second)}, time.Minute},
+	} {
+		s := defaults()
+		for _, o := range c.opts {
+			o(&s)
+		}
+		if got := s.callBound(); got != c.want {
+			t.Errorf("%s: the call's bound is %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -52,6 +52,7 @@ type settings struct {
 
 	policy           policy
 	timeout          time.Duration
+	timeoutSet       bool
 	openTimeout      time.Duration
 	expectTimeout    time.Duration
 	expectedRevision *int64
@@ -115,8 +116,12 @@ const (
 // Via selects the transport. Default: TransportBridge.
 func Via(t Transport) Option { return func(s *settings) { s.transport = t } }
 
-// Timeout bounds each call from the harness's side. Default: DefaultTimeout.
-func Timeout(d time.Duration) Option { return func(s *settings) { s.timeout = d } }
+// Timeout bounds each call from the harness's side. Default: DefaultTimeout,
+// or, for a call with a longer ExpectTimeout, that timeout plus
+// DefaultTimeout (see ExpectTimeout).
+func Timeout(d time.Duration) Option {
+	return func(s *settings) { s.timeout, s.timeoutSet = d, true }
+}
 
 // OpenTimeout bounds Open. Default: DefaultOpenTimeout.
 func OpenTimeout(d time.Duration) PageOption {
@@ -125,8 +130,21 @@ func OpenTimeout(d time.Duration) PageOption {
 
 // ExpectTimeout overrides the expectation timeout the runtime uses (the
 // contract's default is two seconds). Useful to make a spec about
-// EXPECTATION_FAILED fast.
+// EXPECTATION_FAILED fast, or to give a slow page time. Unless Timeout is
+// given too, the call's own bound grows with it, to d plus DefaultTimeout,
+// so that an expectation that never holds ends the call
+// EXPECTATION_FAILED, not CALL_TIMEOUT.
 func ExpectTimeout(d time.Duration) Option { return func(s *settings) { s.expectTimeout = d } }
+
+// callBound bounds a call (Do, Resume) from the harness's side: Timeout,
+// or, when none was given and the expectation timeout leaves the runtime
+// too little of the default, the expectation timeout plus DefaultTimeout.
+func (s settings) callBound() time.Duration {
+	if !s.timeoutSet && s.expectTimeout+DefaultTimeout > s.timeout {
+		return s.expectTimeout + DefaultTimeout
+	}
+	return s.timeout
+}
 
 // ExpectedRevision makes the call fail with STALE_REVISION, phase preflight,
 // when the page's revision is not rev (seed 004's guarded call).

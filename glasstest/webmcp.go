@@ -51,7 +51,7 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		return r, false
 	}
 	args[GlassInputMember] = options
-	v, err := p.callTool(s.timeout, name, args)
+	v, err := p.callTool(s.callBound(), name, args)
 	if err != nil {
 		if isToolMissing(err) {
 			return harnessReceipt(id, execID, receipt.CodeTransportFailed, fmt.Sprintf("the page declares %q but registered no WebMCP tool %q", id, name)), false
