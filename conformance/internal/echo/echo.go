@@ -267,7 +267,7 @@ func one(p *probe.Probe, pl plan) (Call, error) {
 
 // snapshotJSON is the page's snapshot now, as the runtime's JSON.
 func snapshotJSON(pg *probe.Page) ([]byte, error) {
-	snap, err := pg.Harness.TrySnapshot()
+	snap, err := pg.Snapshot()
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +369,8 @@ type spelling struct{ text, how string }
 // where + stands for one; escaped in JSON as Go
 // writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
 // it (every other character as one) and with both, in upper-case hex; as
-// HTML character references, named, decimal and hex.
+// HTML character references, named, decimal and hex, and decimal and hex
+// with leading zeros (hex with an upper-case X and digits).
 func typedSpellings(v string) []spelling {
 	pct := url.QueryEscape(v)
 	lower := regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(pct, strings.ToLower)
@@ -386,10 +387,15 @@ func typedSpellings(v string) []spelling {
 	}
 	htmlChar := func(r rune) bool { return r == '<' || r == '>' || r == '&' }
 	nonASCII := func(r rune) bool { return r >= 0x80 }
-	var dec, hex strings.Builder
+	var dec, hex, dec0, hex0 strings.Builder
 	for _, r := range v {
 		fmt.Fprintf(&dec, "&#%d;", r)
 		fmt.Fprintf(&hex, "&#x%x;", r)
+		// Leading zeros and an upper-case X: the same references to an
+		// HTML parser, another text to a mask that spells only the short
+		// form (an outside audit's variant).
+		fmt.Fprintf(&dec0, "&#%07d;", r)
+		fmt.Fprintf(&hex0, "&#X%06X;", r)
 	}
 	var out []spelling
 	for _, f := range []struct {
@@ -408,6 +414,8 @@ func typedSpellings(v string) []spelling {
 		{html.EscapeString(v), "as HTML character references"},
 		{dec.String(), "as decimal HTML character references"},
 		{hex.String(), "as hex HTML character references"},
+		{dec0.String(), "as decimal HTML character references with leading zeros"},
+		{hex0.String(), "as hex HTML character references with leading zeros and an upper-case X"},
 	}...)
 	// A spelling that is the value itself, or the same text as one before
 	// it (the value has no space, no compatibility character, or nothing
