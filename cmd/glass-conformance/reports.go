@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/glassworks/glass/internal/readlimit"
 )
@@ -22,6 +23,24 @@ import (
 type reportFiles struct {
 	files   []reportFile
 	written bool
+}
+
+// unwritten are the report files opened and not yet written or
+// abandoned: a signal that ends the command (interrupted) abandons them,
+// so that an interrupted run leaves no empty report a CI job could read
+// as one with no failures.
+var unwritten = struct {
+	sync.Mutex
+	sets map[*reportFiles]bool
+}{sets: map[*reportFiles]bool{}}
+
+// abandonUnwritten abandons every report file not yet written.
+func abandonUnwritten() {
+	unwritten.Lock()
+	defer unwritten.Unlock()
+	for r := range unwritten.sets {
+		r.abandonLocked()
+	}
 }
 
 type reportFile struct {
@@ -57,12 +76,18 @@ func openReports(paths ...[2]string) (*reportFiles, error) {
 		}
 		r.files = append(r.files, rf)
 	}
+	unwritten.Lock()
+	unwritten.sets[r] = true
+	unwritten.Unlock()
 	return r, nil
 }
 
 // write renders each report into its file, from its start.
 func (r *reportFiles) write(render func(flag string, w io.Writer) error) error {
+	unwritten.Lock()
 	r.written = true
+	delete(unwritten.sets, r)
+	unwritten.Unlock()
 	var errs []error
 	for _, rf := range r.files {
 		err := rf.f.Truncate(0)
@@ -83,9 +108,20 @@ func (r *reportFiles) write(render func(flag string, w io.Writer) error) error {
 // and removes those it created, so that no empty report is mistaken for a
 // result.
 func (r *reportFiles) abandon() {
-	if r == nil || r.written {
+	if r == nil {
 		return
 	}
+	unwritten.Lock()
+	defer unwritten.Unlock()
+	r.abandonLocked()
+}
+
+func (r *reportFiles) abandonLocked() {
+	delete(unwritten.sets, r)
+	if r.written {
+		return
+	}
+	r.written = true // once
 	for _, rf := range r.files {
 		rf.f.Close()
 		if rf.created {

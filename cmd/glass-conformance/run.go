@@ -94,10 +94,12 @@ const maxErrorLine = 2000
 // code 2. The message may quote the page (a set-up error names what its
 // runtime threw, a server's status line), so it is shown as
 // receipt.PrintableText shows page text, a newline in it is shown as \n,
-// and it is cut at maxErrorLine bytes: the error stays one short line.
+// and the line, its prefix, the mark of a cut and its newline included,
+// is at most maxErrorLine bytes: the error stays one short line.
 func failLine(stderr io.Writer, prefix, format string, args ...any) int {
-	msg := receipt.Clip(receipt.PrintableText(fmt.Sprintf(format, args...)), maxErrorLine)
-	fmt.Fprintf(stderr, "%s%s\n", prefix, strings.ReplaceAll(msg, "\n", `\n`))
+	msg := strings.ReplaceAll(receipt.PrintableText(fmt.Sprintf(format, args...)), "\n", `\n`)
+	budget := max(maxErrorLine-len(prefix)-len("…")-len("\n"), 0)
+	fmt.Fprintf(stderr, "%s%s\n", prefix, receipt.Clip(msg, budget))
 	return exitUsage
 }
 

@@ -59,7 +59,9 @@ func loadSurfaceGate(file string, update bool) (*surfaceGate, error) {
 func (g *surfaceGate) check(b *glasstest.Browser, pageURL, artifacts string, stdout io.Writer, hide func(string) string) (breaking bool, err error) {
 	live, err := liveSurfaceHidden(b, pageURL, hide)
 	if err != nil {
-		return false, fmt.Errorf("capability surface: %s", oneLine(err))
+		// The page's own text (a set-up error quotes what ready() threw)
+		// can carry a secret the run's probes passed.
+		return false, fmt.Errorf("capability surface: %s", hideText(hide, oneLine(err)))
 	}
 	name := receipt.PrintableText(g.file)
 	var rep *surface.Report
@@ -147,4 +149,12 @@ func liveSurfaceHidden(b *glasstest.Browser, pageURL string, hide func(string) s
 		}
 	}
 	return surface.FromSnapshot(snap)
+}
+
+// hideText is hide(t), or t when there is nothing to hide.
+func hideText(hide func(string) string, t string) string {
+	if hide == nil {
+		return t
+	}
+	return hide(t)
 }
