@@ -87,6 +87,12 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 					Message: "the call loaded a new document (a form submitted or a link followed), so the runtime could write no receipt: an action must end on the page it was called on (docs/troubleshooting.md)"})
 			}
 		}
+		if unbuilt := p.Unbuilt(); len(unbuilt) > 0 {
+			// Not called, so not known to work: name them under args in
+			// the manifest.
+			incomplete = append(incomplete, fmt.Sprintf("%s: %d available actions were not called, their arguments could not be built (name them under args in the manifest): %s",
+				tr, len(unbuilt), strings.Join(unbuilt[:min(len(unbuilt), 3)], "; ")))
+		}
 		p.Close()
 		if err != nil {
 			incomplete = append(incomplete, fmt.Sprintf("%s: %v", tr, err))

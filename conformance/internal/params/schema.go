@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/glassworks/glass/internal/args"
 )
 
 // Schema is the part of an action's declared params (a JSON Schema) that
@@ -105,7 +107,11 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 	switch ts[0] {
 	case "string":
 		if s.Pattern != "" || s.Format != "" {
-			return nil, fmt.Errorf("%s: cannot build a string for a pattern or format; name arguments for this action in the manifest", PathOr(path))
+			// As init builds it (internal/args): a string the pattern
+			// matches, or a canonical value of the format, within the
+			// declared lengths. A sensitive one is passed as it is: the
+			// probe's secret matches no pattern.
+			return patternString(s, path)
 		}
 		if s.IsSensitive() && secret != "" {
 			if !s.Fits(secret) {
@@ -266,3 +272,30 @@ func SameJSON(a, b any) bool {
 // string of n of them has length n only to a runtime that counts code
 // points.
 const WideChar = "\U0001F9EA"
+
+// patternString builds a string s's pattern matches, or of s's format,
+// within its declared lengths, with the generator init uses.
+func patternString(s *Schema, path string) (any, error) {
+	sub := map[string]any{"type": "string"}
+	if s.Pattern != "" {
+		sub["pattern"] = s.Pattern
+	}
+	if s.Format != "" {
+		sub["format"] = s.Format
+	}
+	if s.MinLength != nil {
+		sub["minLength"] = *s.MinLength
+	}
+	if s.MaxLength != nil {
+		sub["maxLength"] = *s.MaxLength
+	}
+	raw, _ := json.Marshal(sub)
+	a, err := args.Parse(raw)
+	if err == nil {
+		var v any
+		if v, err = a.Valid(); err == nil {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: cannot build a string for the pattern or format (%v); name arguments for this action in the manifest", PathOr(path), err)
+}

@@ -3,6 +3,7 @@ package params
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"testing"
 )
 
@@ -40,7 +41,21 @@ func TestSchemaBuildsValidAndInvalidArguments(t *testing.T) {
 	if _, ok := s.Properties["note"].OutsideEnum(); ok {
 		t.Error("outsideEnum without an enum")
 	}
-	for _, bad := range []string{`{"type":"string","pattern":"^a+$"}`, `{"oneOf":[{"type":"string"}]}`, `{"type":"object","required":["x"],"properties":{"x":{"$ref":"#/defs/x"}}}`} {
+	// A pattern or a format is built as init builds it (an adoption trial's
+	// PIN, ^[0-9]{4}$, left run with no call to make).
+	for schema, want := range map[string]*regexp.Regexp{
+		`{"type":"string","pattern":"^a+$"}`:                            regexp.MustCompile(`^a+$`),
+		`{"type":"string","pattern":"^[0-9]{4}$","x-sensitive":true}`:   regexp.MustCompile(`^[0-9]{4}$`),
+		`{"type":"string","format":"email"}`:                            regexp.MustCompile(`^[^@]+@[^@]+$`),
+		`{"type":"string","pattern":"^[A-Z]{2}-[0-9]+$","maxLength":5}`: regexp.MustCompile(`^[A-Z]{2}-[0-9]{1,2}$`),
+	} {
+		s, _ := ParseSchema(json.RawMessage(schema))
+		v, err := s.Synthesize("", "secret")
+		if str, ok := v.(string); err != nil || !ok || !want.MatchString(str) {
+			t.Errorf("synthesize(%s) = %#v, %v; want a string matching %s", schema, v, err, want)
+		}
+	}
+	for _, bad := range []string{`{"type":"string","pattern":"^a+$","maxLength":0}`, `{"oneOf":[{"type":"string"}]}`, `{"type":"object","required":["x"],"properties":{"x":{"$ref":"#/defs/x"}}}`} {
 		s, _ := ParseSchema(json.RawMessage(bad))
 		if _, err := s.Synthesize("", ""); err == nil {
 			t.Errorf("synthesize(%s) built a value it cannot know is valid", bad)

@@ -64,8 +64,25 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 		calls []Planned
 		notes []string
 	}
+	pl := p.plan()
+	return pl.calls, pl.notes
+}
+
+// Unbuilt lists the available actions the exercise leaves out because it
+// could not build valid arguments for them, each with why: calls no walk
+// makes.
+func (p *Probe) Unbuilt() []string { return p.plan().unbuilt }
+
+// exercisePlan is the memoized plan of ExercisePlan.
+type exercisePlan struct {
+	calls   []Planned
+	notes   []string
+	unbuilt []string
+}
+
+func (p *Probe) plan() exercisePlan {
 	v, _ := p.s.memo("plan", func() (any, error) {
-		var out plan
+		var out exercisePlan
 		tools := map[string]bool{}
 		for _, a := range p.Base().Actions.Items {
 			tool := a.ID
@@ -93,6 +110,7 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 			args, err := p.ValidArgs(a, secret)
 			if err != nil {
 				out.notes = append(out.notes, fmt.Sprintf("%s: %v", a.ID, err))
+				out.unbuilt = append(out.unbuilt, fmt.Sprintf("%s: %v", a.ID, err))
 				continue
 			}
 			if !UsesSecret(args) {
@@ -102,8 +120,7 @@ func (p *Probe) ExercisePlan() ([]Planned, []string) {
 		}
 		return out, nil
 	})
-	pl := v.(plan)
-	return pl.calls, pl.notes
+	return v.(exercisePlan)
 }
 
 // Call makes one planned call, once per run and transport: every check
