@@ -588,7 +588,13 @@ func Settle(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		if pr := judge.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
-			res := probe.Failf("%s: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished%s", e.Action.ID, pr, w.Cause()).
+			why := "the runtime took its after snapshot before the work the handler started had finished"
+			if w.E.After != nil && judge.ChangesProblem(w.E.Receipt, w.Before, w.E.After.Snap) != "" {
+				// Wrong against the page as the call left it too: a diff
+				// computed wrongly more likely than a settle cut short.
+				why = "nor does it match the page as the call left it, so the runtime computed changed wrongly (changed.parts, changed.records) or took its after snapshot before the work the handler started had finished"
+			}
+			res := probe.Failf("%s: %s once the page settled: %s%s", e.Action.ID, pr, why, w.Cause()).
 				With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
 					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(w.Before, w.E.Settled.Snap)...),
 					probe.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))

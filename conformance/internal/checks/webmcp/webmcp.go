@@ -504,6 +504,27 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		return probe.Failf("the tool call %s with record %q ran %q, want the declared action %s", row.Tool, row.Record, r.Result.Action.ID, row.ID).
 			With(probe.ReceiptEvidence("receipt", r))
 	}
+	// The row action runs with the call's other members, record not
+	// among them (§6.4): where it asks for confirmation, the request
+	// shows the arguments it runs with. So a row action that asks is
+	// called folded too (denied), when the one above does not ask.
+	if o := recordNotPassed(pg, row); o != nil {
+		return *o
+	}
+	if !probe.NeedsConfirmation(row) {
+		for _, a := range p.Base().Actions.Items {
+			if a.Record == "" || a.Tool == "" || !a.Available || !probe.NeedsConfirmation(a) {
+				continue
+			}
+			if _, ok := tools[a.Tool]; ok {
+				callRaw(pg, a.Tool, map[string]any{"record": a.Record})
+				if o := recordNotPassed(pg, a); o != nil {
+					return *o
+				}
+			}
+			break
+		}
+	}
 	judged := []string{fmt.Sprintf("%s {record: %q} → %s (%d rows)", row.Tool, row.Record, row.ID, rows)}
 	// The call's other members are the row action's arguments, record
 	// not among them (§6.4): a row action whose params require a member
@@ -551,6 +572,27 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		judged = append(judged, fmt.Sprintf("%s %s → INVALID_PARAMS /record", row.Tool, b))
 	}
 	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
+}
+
+// recordNotPassed judges the confirmation requests of row's action the
+// page's host saw: a row action whose params declare no record must not
+// see one among its arguments.
+func recordNotPassed(pg *probe.Page, row receipt.ActionInfo) *probe.Outcome {
+	if s, err := params.ParseSchema(row.Params); err != nil || s.Properties["record"] != nil {
+		return nil
+	}
+	for _, c := range pg.Harness.Confirmations() {
+		if c.Request.Action != row.ID {
+			continue
+		}
+		if _, ok := c.Request.Args["record"]; ok {
+			b, _ := json.Marshal(c.Request.Args)
+			o := probe.Failf("the tool call %s {record: %q} ran %s with record among its arguments (its confirmation request shows %s): a folded call runs the row action with the call's other members, record not among them", row.Tool, row.Record, row.ID, b).
+				With(probe.ConfirmationEvidence([]glasstest.ConfirmationRecord{c}))
+			return &o
+		}
+	}
+	return nil
 }
 
 // foldedNames: the per-row actions name@record of the snapshot are folded
