@@ -369,8 +369,9 @@ type spelling struct{ text, how string }
 // where + stands for one; escaped in JSON as Go
 // writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
 // it (every other character as one) and with both, in upper-case hex; as
-// HTML character references, named, decimal and hex, and decimal and hex
-// with leading zeros (hex with an upper-case X and digits).
+// HTML character references, named, decimal and hex, and with <, >, & and
+// the non-ASCII characters as decimal and hex references with leading
+// zeros (hex with an upper-case X and digits).
 func typedSpellings(v string) []spelling {
 	pct := url.QueryEscape(v)
 	lower := regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(pct, strings.ToLower)
@@ -391,11 +392,18 @@ func typedSpellings(v string) []spelling {
 	for _, r := range v {
 		fmt.Fprintf(&dec, "&#%d;", r)
 		fmt.Fprintf(&hex, "&#x%x;", r)
-		// Leading zeros and an upper-case X: the same references to an
-		// HTML parser, another text to a mask that spells only the short
-		// form (an outside audit's variant).
-		fmt.Fprintf(&dec0, "&#%07d;", r)
-		fmt.Fprintf(&hex0, "&#X%06X;", r)
+		// Leading zeros and an upper-case X, for the characters HTML
+		// escapes and the non-ASCII ones only (the rest as they are, so
+		// that the text fits where the whole value as references would
+		// not): the same text to an HTML parser, another to a mask that
+		// spells only the short references (an outside audit's variant).
+		if htmlChar(r) || nonASCII(r) {
+			fmt.Fprintf(&dec0, "&#%07d;", r)
+			fmt.Fprintf(&hex0, "&#X%06X;", r)
+		} else {
+			dec0.WriteRune(r)
+			hex0.WriteRune(r)
+		}
 	}
 	var out []spelling
 	for _, f := range []struct {
@@ -414,8 +422,8 @@ func typedSpellings(v string) []spelling {
 		{html.EscapeString(v), "as HTML character references"},
 		{dec.String(), "as decimal HTML character references"},
 		{hex.String(), "as hex HTML character references"},
-		{dec0.String(), "as decimal HTML character references with leading zeros"},
-		{hex0.String(), "as hex HTML character references with leading zeros and an upper-case X"},
+		{dec0.String(), "with <, >, & and its non-ASCII characters as decimal HTML character references with leading zeros"},
+		{hex0.String(), "with <, >, & and its non-ASCII characters as hex HTML character references with leading zeros and an upper-case X"},
 	}...)
 	// A spelling that is the value itself, or the same text as one before
 	// it (the value has no space, no compatibility character, or nothing
