@@ -60,10 +60,6 @@ type Planned struct {
 // for). Actions the manifest skips, hand-offs, and actions the probe cannot
 // build arguments for are left out, with a note.
 func (p *Probe) ExercisePlan() ([]Planned, []string) {
-	type plan struct {
-		calls []Planned
-		notes []string
-	}
 	pl := p.plan()
 	return pl.calls, pl.notes
 }

@@ -1,9 +1,5 @@
 package probe
 
-import (
-	"crypto/rand"
-)
-
 // FreshSecret returns a new secret for a probe's sensitive argument, one
 // that the run's findings never show (see Session.Hide).
 func (p *Probe) FreshSecret() string { return p.s.secrets.Fresh() }
@@ -19,14 +15,5 @@ func (p *Probe) FreshAccentedSecret() string {
 	return v
 }
 
-// FreshShortSecret returns a new secret of three letters: Q and two drawn
-// from letters that are no hexadecimal digits (so that no id or hash of
-// the page spells it).
-func (p *Probe) FreshShortSecret() string {
-	const letters = "jkqvwxz"
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	v := "Q" + string(letters[int(b[0])%len(letters)]) + string(letters[int(b[1])%len(letters)])
-	p.s.secrets.Remember(v)
-	return v
-}
+// FreshShortSecret returns a new secret of three letters (secrets.Set.Short).
+func (p *Probe) FreshShortSecret() string { return p.s.secrets.Short() }

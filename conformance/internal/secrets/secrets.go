@@ -107,3 +107,15 @@ const Middle = "<&"
 // Prefix starts every probe's secret; the random part after it is a
 // secret too.
 const Prefix = "GlassSecret-"
+
+// Short returns a new secret of three letters, and remembers it: Q and two
+// drawn from letters that are no hexadecimal digits (so that no id or hash
+// of the page spells it).
+func (s *Set) Short() string {
+	const letters = "jkqvwxz"
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	v := "Q" + string(letters[int(b[0])%len(letters)]) + string(letters[int(b[1])%len(letters)])
+	s.Remember(v)
+	return v
+}
