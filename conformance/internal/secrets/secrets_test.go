@@ -81,3 +81,36 @@ func fullwidth(t string) string {
 	}
 	return b.String()
 }
+
+// TestWhatACutLeftOfASecretIsHidden: a text Glass cut short before its
+// secrets were hidden can end with the start of one (an outside audit's
+// page repeated the secret in a warning until the bound cut a copy): that
+// start is hidden too, in the spellings a page writes, in any case; text
+// that only looks like it is left.
+func TestWhatACutLeftOfASecretIsHidden(t *testing.T) {
+	var s Set
+	v := s.Fresh()
+	random := strings.TrimPrefix(v, Prefix)
+	for _, text := range []string{
+		v + "." + v + "." + v[:len(v)-3] + "…",
+		v + "!" + strings.ToUpper(v[:20]) + "…",
+		"k0: " + strings.ReplaceAll(strings.ReplaceAll(v, "<", `\u003c`), "&", `\u0026`)[:len(v)+6] + "… and more",
+		"only the random part: " + random[:10] + "…",
+		"twice cut: " + v[:14] + "… then " + v[:9] + "…",
+	} {
+		f := s.Hide(report.Finding{Message: text})
+		for _, part := range []string{v[:8+len(Prefix)], random[:8]} {
+			if strings.Contains(lowerASCII(f.Message), lowerASCII(part)) {
+				t.Errorf("%q: the cut secret shows: %q", text, f.Message)
+			}
+		}
+		if !strings.Contains(f.Message, Leaked) || !strings.Contains(f.Message, "…") {
+			t.Errorf("%q: %q does not say where the secret was cut", text, f.Message)
+		}
+	}
+	for _, kept := range []string{"GlassSecre…", "a short cut: Gla…", "no cut at all: " + Prefix + "zz"} {
+		if f := s.Hide(report.Finding{Message: kept}); f.Message != kept {
+			t.Errorf("%q was changed to %q", kept, f.Message)
+		}
+	}
+}
