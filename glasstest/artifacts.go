@@ -93,6 +93,11 @@ func (p *Page) SaveArtifacts(dir string) (Artifacts, error) {
 	in.Text = func() (string, error) {
 		v, err := p.Evaluate(evidence.TextScript, nil)
 		s, _ := v.(string)
+		if err == nil {
+			// Closed shadow roots and frames, where the browser says.
+			more, _ := evidence.SnapshotText(p.pw)
+			s += "\n" + more
+		}
 		return s, err
 	}
 	in.Screenshot = func(path string) error {

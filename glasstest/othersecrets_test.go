@@ -95,6 +95,29 @@ var _ = Describe("Sensitive values of other calls", func() {
 		}
 	})
 
+	// A second security audit's pages showed the value where innerText
+	// does not reach: an input's value, a textarea's, a closed shadow root.
+	It("takes no screenshot of a page that shows the value in a form control or a closed shadow root", func() {
+		first := glasstest.Open(cardServer())
+		Expect(first.Do("save", map[string]any{"card": glasstest.SensitiveRef("card")}, glasstest.Sensitive("card", card)).Result.OK).To(BeTrue())
+		for what, body := range map[string]string{
+			"an input's value":     `<input id="c">` + `<script>document.getElementById("c").value = "` + card + `";</script>`,
+			"a textarea's value":   `<textarea id="c"></textarea><script>document.getElementById("c").value = "` + card + `";</script>`,
+			"a closed shadow root": `<div id="h"></div><script>document.getElementById("h").attachShadow({ mode: "closed" }).innerHTML = "<p>` + card + `</p>";</script>`,
+		} {
+			mux := http.NewServeMux()
+			mux.Handle(sdk.Path, sdk.Handler())
+			mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				_, _ = w.Write([]byte(`<!doctype html><title>Shows</title><script src="/glass-runtime.js"></script>` + body + `<script>glassRuntime.define({ actions: () => [] });</script>`))
+			})
+			other := glasstest.Open(glasstest.Serve(mux))
+			a, err := other.SaveArtifacts(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(a.Screenshot).To(BeEmpty(), "the page shows the card in %s", what)
+		}
+	})
+
 	It("still takes the screenshot of a page that shows no sensitive value", func() {
 		first := glasstest.Open(cardServer())
 		Expect(first.Do("save", map[string]any{"card": glasstest.SensitiveRef("card")}, glasstest.Sensitive("card", card)).Result.OK).To(BeTrue())

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mxschmitt/playwright-go"
+
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
@@ -106,9 +108,55 @@ func (p Page) showsSecret() bool {
 	return err != nil || p.Secrets.ContainsString(t)
 }
 
-// TextScript answers what a page shows as text: its title and its body's
-// rendered text.
-const TextScript = `() => String(document.title) + "\n" + (document.body ? document.body.innerText : "")`
+// TextScript answers what a page shows as text: its title, its body's
+// rendered text, the text of its open shadow roots, and the values and
+// placeholders of its form controls (which innerText leaves out, and a
+// screenshot shows).
+const TextScript = `() => {
+  const out = [String(document.title), document.body ? document.body.innerText : ""];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) { out.push(el.shadowRoot.textContent || ""); walk(el.shadowRoot); }
+      if (typeof el.value === "string") out.push(el.value);
+      if (typeof el.placeholder === "string") out.push(el.placeholder);
+    }
+  };
+  walk(document);
+  return out.join("\n");
+}`
+
+// SnapshotText is every string of the page's DOM snapshot (the DevTools
+// protocol's DOMSnapshot.captureSnapshot): text and attribute values and
+// the current values of inputs, in closed shadow roots and frames too,
+// which the page's own scripts cannot read. Bounded; empty with the
+// error when the browser offers no such snapshot.
+func SnapshotText(page playwright.Page) (string, error) {
+	var b strings.Builder
+	err := Bounded(func() error {
+		s, err := page.Context().NewCDPSession(page)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = s.Detach() }()
+		v, err := s.Send("DOMSnapshot.captureSnapshot", map[string]any{"computedStyles": []string{}})
+		if err != nil {
+			return err
+		}
+		m, _ := v.(map[string]any)
+		strs, _ := m["strings"].([]any)
+		for _, x := range strs {
+			if t, ok := x.(string); ok {
+				b.WriteString(t)
+				b.WriteByte('\n')
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
 
 // Save writes p's evidence into dir (created if needed): every record as
 // printable JSON scrubbed of p.Secrets, a screenshot unless a secret was
