@@ -2,8 +2,8 @@ package scrub
 
 import "slices"
 
-// foldASCII lowers the ASCII letters of t and nothing else.
-func foldASCII(t string) string {
+// FoldASCII lowers the ASCII letters of t and nothing else, byte for byte.
+func FoldASCII(t string) string {
 	b := []byte(t)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {

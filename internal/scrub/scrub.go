@@ -170,7 +170,7 @@ func newSet(anyCase bool, values []string) *Set {
 	seen := map[string]bool{}
 	for _, v := range values {
 		if anyCase {
-			v = foldASCII(v)
+			v = FoldASCII(v)
 		}
 		if v == "" || seen[v] {
 			continue

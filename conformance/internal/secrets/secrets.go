@@ -109,10 +109,10 @@ func cutShort(t string, values []string) string {
 			strings.NewReplacer("<", "%3C", "&", "%26", ">", "%3E"),
 			strings.NewReplacer("<", "&lt;", "&", "&amp;", ">", "&gt;"),
 		} {
-			spellings = append(spellings, lowerASCII(r.Replace(v)))
+			spellings = append(spellings, scrub.FoldASCII(r.Replace(v)))
 		}
 	}
-	prefix := lowerASCII(Prefix)
+	prefix := scrub.FoldASCII(Prefix)
 	var b strings.Builder
 	for {
 		i := strings.Index(t, cutMark)
@@ -120,7 +120,7 @@ func cutShort(t string, values []string) string {
 			b.WriteString(t)
 			return b.String()
 		}
-		head, lower := t[:i], lowerASCII(t[:i])
+		head, lower := t[:i], scrub.FoldASCII(t[:i])
 		cut := len(head)
 		for _, sp := range spellings {
 			for k := len(sp) - 1; k >= minPartial; k-- {
@@ -140,17 +140,6 @@ func cutShort(t string, values []string) string {
 		b.WriteString(cutMark)
 		t = t[i+len(cutMark):]
 	}
-}
-
-// lowerASCII is t with its ASCII letters in lower case, byte for byte.
-func lowerASCII(t string) string {
-	b := []byte(t)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // New returns a value no page contains by chance, long enough for
