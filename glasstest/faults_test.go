@@ -375,6 +375,19 @@ var faultKinds = map[string]fault{
 			Expect(r.GomegaString()).NotTo(ContainSubstring("\n"))
 		},
 	},
+	"the runtime repeats a sensitive value until Glass cuts a copy": {
+		page: "leaks-cut-copy.html", args: leakArgs,
+		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},
+		code: receipt.CodeReceiptInvalid, phase: receipt.PhaseTransport,
+		then: func(p *glasstest.Page, r *receipt.Receipt) {
+			// The refusal quotes 40 characters of the code: "x", two
+			// copies and the first nine characters of a third.
+			cut := string([]rune(leakSecret)[:9])
+			Expect(r.Result.Error.Message).To(ContainSubstring(cut+"…"), "the receipt the spec holds quotes the cut copy")
+			files := expectEvidenceFreeOf(p, []string{leakSecret}, cut)
+			Expect(string(files[glasstest.ReceiptsFile])).To(ContainSubstring(`[sensitive][sensitive][sensitive]…`))
+		},
+	},
 	"the runtime echoes a sensitive value JSON-escaped in its receipt and its snapshot": {
 		page: "leaks-json-escaped.html", args: leakArgs,
 		opts: []glasstest.PageOption{glasstest.Sensitive("pw", leakSecret), glasstest.Trace(true)},

@@ -73,6 +73,13 @@
 // through a value decoded from JSON (a confirmation request's arguments),
 // its keys and numbers included.
 //
+// Replace also hides what a cut left of a value: next to each CutMark (…),
+// the longest start of a value that ends where the mark begins and the
+// longest end of one that begins where it ends, in any of those spellings,
+// of MinPart characters or more (all but the last character of a shorter
+// value). A text cut short before its values were hidden can hold such a
+// part, which no spelling of the whole value matches.
+//
 // Empty values are ignored. Any other value is found, however short: a
 // value of one or two characters matches wherever those characters appear,
 // so a caller with such values should expect much of its text masked.
@@ -93,6 +100,10 @@ type Set struct {
 	filter
 	// anyCase matches ASCII letters in either case (NewAnyCase).
 	anyCase bool
+	// raw are the values as given (folded for anyCase), and cut what a
+	// cut can leave of them, built when first needed.
+	raw []string
+	cut *cuts
 }
 
 type value struct {
@@ -166,7 +177,7 @@ func NewAnyCase(values ...string) *Set {
 }
 
 func newSet(anyCase bool, values []string) *Set {
-	s := &Set{anyCase: anyCase}
+	s := &Set{anyCase: anyCase, cut: &cuts{}}
 	seen := map[string]bool{}
 	for _, v := range values {
 		if anyCase {
@@ -183,6 +194,7 @@ func newSet(anyCase bool, values []string) *Set {
 		w := value{segs: segs, filter: filterOf(segs[0], anyCase)}
 		s.merge(&w.filter)
 		s.values = append(s.values, w)
+		s.raw = append(s.raw, v)
 	}
 	return s
 }
@@ -305,19 +317,24 @@ func (s *Set) Index(b []byte) (start, end int) {
 // the leftmost first, and at each offset the longest spelling. The result
 // holds no value of the set: should the mask, next to the text around it,
 // spell a value again (a value that is a piece of the mask, say), those
-// spellings are removed too. Replace returns b itself when it holds no
-// value, and a new slice otherwise.
+// spellings are removed too. Next to a cut mark, what a cut left of a value
+// is replaced as well (see the package comment). Replace returns b itself
+// when it holds no value, and a new slice otherwise.
 func (s *Set) Replace(b []byte, mask string) []byte {
 	if s.Len() == 0 {
 		return b
 	}
 	out, n := s.replaceOnce(b, mask)
-	if n == 0 {
-		return b
+	if n > 0 {
+		// Removing without a mask shortens the text at each pass, so this
+		// ends.
+		for s.Contains(out) {
+			out, _ = s.replaceOnce(out, "")
+		}
 	}
-	// Removing without a mask shortens the text at each pass, so this ends.
-	for s.Contains(out) {
-		out, _ = s.replaceOnce(out, "")
+	out, hid := s.hideCuts(out, mask)
+	if n == 0 && !hid {
+		return b
 	}
 	return out
 }
@@ -361,26 +378,7 @@ func (s *Set) scan(b []byte, longest bool, found func(start, end int) bool) {
 	m := newMatcher(b, longest, len(s.values))
 	m.anyCase = s.anyCase
 	for i := 0; i < len(b); {
-		if !s.allows(b, i) {
-			i++
-			continue
-		}
-		// The readings at i, read once for every value: most rule the
-		// offset out by their first code point.
-		rs := m.read(i)
-		end := -1
-		for k := range s.values {
-			v := &s.values[k]
-			if !v.allows(b, i) || !m.begins(v, &rs) {
-				continue
-			}
-			if e := m.match(k, v, i); e > end {
-				end = e
-				if !longest {
-					break
-				}
-			}
-		}
+		end := s.matchAt(m, b, i)
 		if end <= i {
 			i++
 			continue

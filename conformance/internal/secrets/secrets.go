@@ -69,9 +69,9 @@ func (s *Set) Hide(f report.Finding) report.Finding {
 	// percent-encoded, escaped or as character references; and, since the
 	// probe chose the value (ASCII letters, digits and a dash), in any case
 	// of its letters (fullwidth and mathematical capitals too) and
-	// reversed.
+	// reversed; and what a cut left of one next to the cut mark.
 	set := scrub.NewAnyCase(values...)
-	replace := func(t string) string { return cutShort(set.ReplaceString(t, Leaked), values) }
+	replace := func(t string) string { return set.ReplaceString(t, Leaked) }
 	f.Message = replace(f.Message)
 	if f.Evidence != nil {
 		ev := make([]report.Evidence, len(f.Evidence))
@@ -81,65 +81,6 @@ func (s *Set) Hide(f report.Finding) report.Finding {
 		f.Evidence = ev
 	}
 	return f
-}
-
-// cutMark ends a text Glass cut short (receipt.Clip, report.Clip).
-const cutMark = "…"
-
-// minPartial is the shortest start of a secret's spelling that cutShort
-// hides before a cut: shorter ones are too common to tell.
-const minPartial = 6
-
-// cutShort hides what a cut left of a secret: a text Glass bounded before
-// its secrets were hidden (a page that repeats a secret many times in a
-// warning) can end, at the cut, with the start of one, which no spelling
-// of the whole value matches. Before each cut mark, the longest end of
-// the text that starts a spelling of a value (as it is, with < and & as
-// JSON, URL or HTML escapes; any case of its ASCII letters) of at least
-// minPartial characters is replaced by Leaked.
-func cutShort(t string, values []string) string {
-	if !strings.Contains(t, cutMark) {
-		return t
-	}
-	var spellings []string
-	for _, v := range values {
-		for _, r := range []*strings.Replacer{
-			strings.NewReplacer(),
-			strings.NewReplacer("<", `\u003c`, "&", `\u0026`, ">", `\u003e`),
-			strings.NewReplacer("<", "%3C", "&", "%26", ">", "%3E"),
-			strings.NewReplacer("<", "&lt;", "&", "&amp;", ">", "&gt;"),
-		} {
-			spellings = append(spellings, scrub.FoldASCII(r.Replace(v)))
-		}
-	}
-	prefix := scrub.FoldASCII(Prefix)
-	var b strings.Builder
-	for {
-		i := strings.Index(t, cutMark)
-		if i < 0 {
-			b.WriteString(t)
-			return b.String()
-		}
-		head, lower := t[:i], scrub.FoldASCII(t[:i])
-		cut := len(head)
-		for _, sp := range spellings {
-			for k := len(sp) - 1; k >= minPartial; k-- {
-				if strings.HasPrefix(prefix, sp[:k]) {
-					break // the constant prefix alone tells nothing
-				}
-				if strings.HasSuffix(lower, sp[:k]) {
-					cut = min(cut, len(head)-k)
-					break
-				}
-			}
-		}
-		b.WriteString(head[:cut])
-		if cut < len(head) {
-			b.WriteString(Leaked)
-		}
-		b.WriteString(cutMark)
-		t = t[i+len(cutMark):]
-	}
 }
 
 // New returns a value no page contains by chance, long enough for

@@ -1,0 +1,185 @@
+package scrub
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// CutMark is what Glass writes where it cut a text short: at the end of
+// what it kept (receipt.Clip), or at the start of a tail.
+const CutMark = "…"
+
+// MinPart is the fewest characters of a value that Replace hides next to
+// a cut mark (fewer for a value of MinPart characters or fewer: all but
+// its last).
+const MinPart = 6
+
+// cuts are a Set's values in part: what a cut can leave of one.
+type cuts struct {
+	once sync.Once
+	// starts holds each value's starts, ends its ends, of MinPart
+	// characters or more and short of the whole; nil when no value has
+	// any. first holds each value's shortest start: a text where no
+	// spelling of it begins begins no spelling of a longer one.
+	starts, ends, first *Set
+	// window is the most bytes a spelling of a part can take.
+	window int
+}
+
+// parts builds the starts and the ends of the values once.
+func (s *Set) parts() *cuts {
+	c := s.cut
+	c.once.Do(func() {
+		var starts, ends, first []string
+		longest := 0
+		for _, v := range s.raw {
+			w := norm.NFKD.String(strings.ToValidUTF8(v, "\uFFFD"))
+			// The byte offsets where a character starts: a starter and
+			// the combining marks after it are one character.
+			var at []int
+			off := 0
+			for i, c := range decompose(w) {
+				if c.ccc == 0 || i == 0 {
+					at = append(at, off)
+				}
+				off += utf8.RuneLen(c.r)
+			}
+			n := len(at)
+			if n < 3 {
+				continue // a value this short is masked wherever it appears
+			}
+			least := min(MinPart, n-1)
+			first = append(first, w[:at[least]])
+			for k := least; k < n; k++ {
+				starts = append(starts, w[:at[k]])
+				ends = append(ends, w[at[n-k]:])
+			}
+			longest = max(longest, len(w))
+		}
+		if len(starts) == 0 {
+			return
+		}
+		c.starts, c.ends, c.first = newSet(s.anyCase, starts), newSet(s.anyCase, ends), newSet(s.anyCase, first)
+		// Each byte of a part can be spelt in up to about sixty bytes
+		// (JSON nested seven levels, an escape inside an escape).
+		c.window = min(64*longest+64, 1<<14)
+	})
+	return c
+}
+
+// hideCuts replaces with mask what a cut left of a value next to each cut
+// mark of b: the longest start of a value (MinPart characters or more, in
+// any spelling Replace finds) that ends where a mark begins, and the
+// longest end of one that begins where a mark ends. A text Glass bounded
+// before its values were hidden (a page that repeats a secret until the
+// bound cuts a copy) can hold such a part, which no spelling of the whole
+// value matches. It reports whether it replaced any.
+func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
+	mark := []byte(CutMark)
+	if s.cut == nil || !bytes.Contains(b, mark) {
+		return b, false
+	}
+	c := s.parts()
+	if c.starts == nil {
+		return b, false
+	}
+	var out bytes.Buffer
+	hid := false
+	rest := b
+	for {
+		i := bytes.Index(rest, mark)
+		if i < 0 {
+			out.Write(rest)
+			break
+		}
+		head, tail := rest[:i], rest[i+len(mark):]
+		cut := len(head)
+		lo := max(0, len(head)-c.window)
+		if j := c.partEnding(head[lo:]); j >= 0 {
+			cut = lo + j
+		}
+		out.Write(head[:cut])
+		if cut < len(head) {
+			out.WriteString(mask)
+			hid = true
+		}
+		out.Write(mark)
+		rest = tail
+		if e := c.ends.longestAt(tail[:min(len(tail), c.window)], 0); e > 0 {
+			out.WriteString(mask)
+			hid = true
+			rest = tail[e:]
+		}
+	}
+	if !hid {
+		return b, false
+	}
+	return out.Bytes(), true
+}
+
+// partEnding returns the first offset of b at which a spelling of a
+// value's start begins and runs to b's end, or -1. Each offset costs one
+// attempt at the shortest starts, as a scan of Replace does, and the
+// longer ones only where one of those matched.
+func (c *cuts) partEnding(b []byte) int {
+	var short, long *matcher
+	for i := range b {
+		if !c.first.allows(b, i) {
+			continue
+		}
+		if short == nil {
+			short, long = c.first.newMatcher(b), c.starts.newMatcher(b)
+		}
+		if c.first.matchAt(short, b, i) < 0 {
+			continue
+		}
+		if c.starts.matchAt(long, b, i) == len(b) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Set) newMatcher(b []byte) *matcher {
+	m := newMatcher(b, true, len(s.values))
+	m.anyCase = s.anyCase
+	return m
+}
+
+// longestAt returns the end of the longest spelling of a value of s that
+// starts at offset i of b, or -1.
+func (s *Set) longestAt(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	return s.matchAt(s.newMatcher(b), b, i)
+}
+
+// matchAt returns the end of a spelling of a value of s that starts at
+// offset i of b (the longest if m is so set, else the first found), or -1.
+func (s *Set) matchAt(m *matcher, b []byte, i int) int {
+	if !s.allows(b, i) {
+		return -1
+	}
+	// The readings at i, read once for every value: most rule the offset
+	// out by their first code point.
+	rs := m.read(i)
+	end := -1
+	for k := range s.values {
+		v := &s.values[k]
+		if !v.allows(b, i) || !m.begins(v, &rs) {
+			continue
+		}
+		if e := m.match(k, v, i); e > end {
+			end = e
+			if !m.longest {
+				break
+			}
+		}
+	}
+	return end
+}

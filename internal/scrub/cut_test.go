@@ -1,0 +1,53 @@
+package scrub
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWhatACutLeftOfAValueIsHidden: a text Glass cut short before its
+// values were hidden (a page's message that repeats a password until the
+// receipt's bound cuts a copy) can hold part of a value next to the cut
+// mark, which no spelling of the whole value matches. That part is hidden
+// too, in any spelling, when it is long enough to tell; text that is not
+// next to a mark, or too short a part, is left.
+func TestWhatACutLeftOfAValueIsHidden(t *testing.T) {
+	const long = "correct-horse-battery"
+	for _, tc := range []struct {
+		name   string
+		values []string
+		text   string
+		want   string
+	}{
+		{"a start before the mark", []string{long}, "bad: " + long + " " + long[:15] + "…", "bad: [sensitive] [sensitive]…"},
+		{"a start in JSON escapes", []string{long}, `"bad: corr\u0065ct-hors…"`, `"bad: [sensitive]…"`},
+		{"a start percent-encoded", []string{"pass word&more"}, "q=pass%20word%26m…", "q=[sensitive]…"},
+		{"an end after the mark", []string{long}, "…horse-battery, said the page", "…[sensitive], said the page"},
+		{"both sides of two marks", []string{long}, "a correct-hor… b …-battery c", "a [sensitive]… b …[sensitive] c"},
+		{"a start too short to tell", []string{long}, "corre… and …ttery", "corre… and …ttery"},
+		{"a short value: all but its last character", []string{"1234"}, "pin 123… and 12…", "pin [sensitive]… and 12…"},
+		{"a value of two characters is masked anyway", []string{"ab"}, "xa…", "xa…"},
+		{"no mark", []string{long}, "correct-horse and battery", "correct-horse and battery"},
+		{"a part not next to the mark", []string{long}, "correct-horse … and", "correct-horse … and"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := New(tc.values...).ReplaceString(tc.text, mask); got != tc.want {
+				t.Errorf("ReplaceString(%q)\n got %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+	// A set of any case hides a part in any case.
+	if got := NewAnyCase(long).ReplaceString("x CORRECT-Horse…", mask); got != "x [sensitive]…" {
+		t.Errorf("any case: got %q", got)
+	}
+	// Replace still returns the text itself when it hides nothing.
+	b := []byte("nothing here… at all")
+	if got := New(long).Replace(b, mask); &got[0] != &b[0] {
+		t.Error("Replace copied a text it did not change")
+	}
+	// A long run of marks and escapes stays fast: one window per mark.
+	text := strings.Repeat(`\\\\\\\\u0063…`, 2000)
+	if got := New(long).ReplaceString(text, mask); got != text {
+		t.Error("a text of marks and escapes changed")
+	}
+}
