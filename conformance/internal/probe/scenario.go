@@ -70,10 +70,7 @@ func (p *Probe) WatchedScenario(sc manifest.Scenario, field string) (*ScenarioCa
 		if err != nil {
 			return broken(err)
 		}
-		var args any
-		if sc.Args != nil {
-			args = sc.Args
-		}
+		args := p.ScenarioArgs(sc)
 		defer pg.Close()
 		c := &ScenarioCall{}
 		watched := watchedFields[field]
@@ -109,6 +106,21 @@ func (p *Probe) WatchedScenario(sc manifest.Scenario, field string) (*ScenarioCa
 	return res.c, res.o
 }
 
+// ScenarioArgs is what a call the manifest names is made with: its args,
+// else what the suite calls the action with elsewhere (the manifest's args
+// for it, else built from its params), else none.
+func (p *Probe) ScenarioArgs(sc manifest.Scenario) any {
+	if sc.Args != nil {
+		return sc.Args
+	}
+	a, _ := p.Base().Action(sc.Action)
+	a.ID = sc.Action
+	if v, err := p.ValidArgs(a, ""); err == nil {
+		return v
+	}
+	return nil
+}
+
 // ScenarioExpectTimeout shortens the wait for an expectation the manifest
 // says will fail; a runtime that ignores the option waits its own default.
 const ScenarioExpectTimeout = 400 * time.Millisecond
@@ -121,12 +133,7 @@ func (p *Probe) Reveal(sc manifest.Scenario) (*Exercised, error) {
 	v, err := p.memoOwn(fmt.Sprintf("%s|reveal|%s|%s", p.Transport, sc.Action, sc.URL), func(q *Probe) (any, error) {
 		a, _ := p.Base().Action(sc.Action)
 		a.ID = sc.Action
-		var args any
-		if sc.Args != nil {
-			args = sc.Args
-		} else if v, err := p.ValidArgs(a, ""); err == nil {
-			args = v
-		}
+		args := p.ScenarioArgs(sc)
 		pg, err := q.Open(sc.URL, glasstest.Approve())
 		if err != nil {
 			return nil, err

@@ -645,10 +645,7 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 	}
 	for _, sc := range p.Manifest().FlowFailures {
 		calls = append(calls, func() (call, *probe.Outcome) {
-			var args any
-			if sc.Args != nil {
-				args = sc.Args
-			}
+			args := p.ScenarioArgs(sc)
 			pg, err := p.Open(sc.URL, glasstest.Approve())
 			if err != nil {
 				o := probe.Broken(err)

@@ -73,7 +73,7 @@ func memoFlow[T any](p *probe.Probe, what string, i int, fn func(q *probe.Probe)
 func flowFailure(p *probe.Probe, i int) (*flowCall, *probe.Outcome) {
 	sc := p.Manifest().FlowFailures[i]
 	return memoFlow(p, "flowFailure", i, func(q *probe.Probe) (*flowCall, *probe.Outcome) {
-		w, err := q.WatchedCall(sc.URL, sc.Action, scenarioArgs(sc), glasstest.Approve())
+		w, err := q.WatchedCall(sc.URL, sc.Action, p.ScenarioArgs(sc), glasstest.Approve())
 		if err != nil {
 			o := probe.Broken(err)
 			return nil, &o
@@ -107,7 +107,7 @@ func resumedAgain(p *probe.Probe, i int) (*resumedTwice, *probe.Outcome) {
 		}
 		flow, _ := p.Base().Action(sc.Action)
 		flow.ID = sc.Action
-		first := pg.Do(sc.Action, scenarioArgs(sc))
+		first := pg.Do(sc.Action, p.ScenarioArgs(sc))
 		if first.Code() != receipt.CodeStepFailed || first.Result.Resume == "" {
 			return nil, nil
 		}
@@ -115,13 +115,6 @@ func resumedAgain(p *probe.Probe, i int) (*resumedTwice, *probe.Outcome) {
 		again := resume(pg, first.Result.Resume, flow)
 		return &resumedTwice{what: sc.Action + " (manifest flowFailures, a step that fails on every call)", first: first, once: once, again: again}, nil
 	})
-}
-
-func scenarioArgs(sc manifest.Scenario) any {
-	if sc.Args == nil {
-		return nil
-	}
-	return sc.Args
 }
 
 // flowReceipt is one receipt of a flow a check judges.
@@ -289,7 +282,7 @@ func resumedFlow(p *probe.Probe, i int) (*flowReceipt, *probe.Outcome) {
 	}
 	flow, _ := base.Action(sc.Action)
 	c := &flowCall{sc: sc, flow: flow}
-	c.r = pg.Do(sc.Action, scenarioArgs(sc))
+	c.r = pg.Do(sc.Action, p.ScenarioArgs(sc))
 	if c.r.Code() != receipt.CodeStepFailed || c.r.Result.Resume == "" {
 		return nil, nil
 	}
@@ -541,7 +534,7 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		}
 		flow, _ := base.Action(sc.Action)
 		c := &flowCall{sc: sc, flow: flow}
-		c.r = pg.Do(sc.Action, scenarioArgs(sc))
+		c.r = pg.Do(sc.Action, p.ScenarioArgs(sc))
 		if _, pr := failedStep(c); pr != "" {
 			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
 		}
@@ -647,7 +640,7 @@ func handleSources(p *probe.Probe) []handleSource {
 	for _, sc := range p.Manifest().FlowFailures {
 		flow, _ := p.Base().Action(sc.Action)
 		flow.ID = sc.Action
-		out = append(out, handleSource{what: sc.Action + " (manifest flowFailures)", url: sc.URL, flow: flow, args: scenarioArgs(sc), opts: []glasstest.PageOption{glasstest.Approve()}})
+		out = append(out, handleSource{what: sc.Action + " (manifest flowFailures)", url: sc.URL, flow: flow, args: p.ScenarioArgs(sc), opts: []glasstest.PageOption{glasstest.Approve()}})
 	}
 	for _, f := range reaskFlows(p) {
 		args, err := p.ValidArgs(f, "")

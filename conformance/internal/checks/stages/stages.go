@@ -60,7 +60,7 @@ func handoffTargets(p *probe.Probe) ([]handoffTarget, []string) {
 	for _, sc := range p.Manifest().Handoffs {
 		a, _ := p.Base().Action(sc.Action)
 		a.ID = sc.Action
-		out = append(out, handoffTarget{action: a, url: sc.URL, args: scenarioArgs(sc), outcomes: []string{sc.Outcome}})
+		out = append(out, handoffTarget{action: a, url: sc.URL, args: p.ScenarioArgs(sc), outcomes: []string{sc.Outcome}})
 	}
 	return out, why
 }
@@ -537,7 +537,7 @@ func DefaultTimeout(p *probe.Probe) probe.Outcome {
 		return probe.Broken(err)
 	}
 	start := time.Now()
-	r := pg.Do(sc.Action, scenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.CallTimeout()))
+	r := pg.Do(sc.Action, p.ScenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.CallTimeout()))
 	took := time.Since(start)
 	if r.Code() != receipt.CodeExpectationFailed {
 		return probe.NotProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, probe.Got(r)))
@@ -672,7 +672,7 @@ func ExpectationTiming(p *probe.Probe) probe.Outcome {
 		if sc.URL != "" {
 			where = sc.Action + " at " + sc.URL + " (manifest capturingExpectations)"
 		}
-		args := scenarioArgs(sc)
+		args := p.ScenarioArgs(sc)
 		if args == nil && declared {
 			if v, err := p.ValidArgs(a, ""); err == nil {
 				args = v

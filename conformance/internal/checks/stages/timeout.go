@@ -34,7 +34,7 @@ func declaredTimeout(p *probe.Probe, sc manifest.Scenario) (*probe.Outcome, stri
 		return &o, ""
 	}
 	start := time.Now()
-	r := pg.Do(sc.Action, scenarioArgs(sc), glasstest.Timeout(want+p.CallTimeout()))
+	r := pg.Do(sc.Action, p.ScenarioArgs(sc), glasstest.Timeout(want+p.CallTimeout()))
 	took := time.Since(start)
 	if r.Code() != receipt.CodeExpectationFailed {
 		return nil, fmt.Sprintf("without expectTimeoutMs: %s, not judged (see verify.expectation-failed)", probe.Got(r))
