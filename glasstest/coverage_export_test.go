@@ -15,5 +15,9 @@ import (
 func FinishCoverage(r types.Report, w io.Writer, opts ...CoverageOption) error {
 	defer coverrun.Swap()()
 	ConfigureCoverage(opts...)
-	return coverrun.Finish(r, w)
+	return finishCoverage(r, w)
 }
+
+// UsedSensitive registers v as a value a call of this process used, as a
+// call with Sensitive does.
+func UsedSensitive(v string) { processSecrets.Add(v) }

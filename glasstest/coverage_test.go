@@ -368,6 +368,25 @@ var _ = Describe("The end of a suite's capability coverage", func() {
 		Expect(out.String()).To(Equal(strings.Repeat("glass coverage: 1/2 actions called · 0/1 asking confirmation approved and denied · flows 0/0 failed a step, 0/0 resumed · hand-offs 0/0 completed, 0/0 cancelled · 0 failure codes over 0 actions · 0/2 over both transports — "+filepath.Join(dir, "cov", "glass-coverage.html")+"\n", 2)))
 	})
 
+	It("masks a value a call used after the page that showed it closed", func() {
+		// A page masks what it saw with the values known when it closes: a
+		// spec that ran later may use, as a sensitive value, what that page
+		// showed (its id, its title, an action's id).
+		const late = "late-Tr0ub4dor-9Qz"
+		r := coverageReport(false)
+		obs := r.SpecReports[0].ReportEntries[0].Value.GetRawValue().(coverage.Observation)
+		obs = obs.MapText(func(s string) string { return strings.ReplaceAll(s, "todo", "todo-"+late) })
+		r.SpecReports[0].ReportEntries[0].Value = types.WrapEntryValue(obs)
+		glasstest.UsedSensitive(late)
+		Expect(glasstest.FinishCoverage(r, &bytes.Buffer{})).To(Succeed())
+		for _, f := range []string{file, strings.TrimSuffix(file, ".json") + ".html"} {
+			b, err := os.ReadFile(f)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(b)).NotTo(ContainSubstring(late), f)
+			Expect(string(b)).To(ContainSubstring("todo-[sensitive]"), f)
+		}
+	})
+
 	It("names a malformed floor in one error, and still writes the report", func() {
 		GinkgoT().Setenv(glasstest.EnvCoverageMin, "actoins=80")
 		err := glasstest.FinishCoverage(coverageReport(false), &bytes.Buffer{})

@@ -173,8 +173,11 @@ func On() bool {
 // Finish is the end of the suite: it merges every "glass coverage"
 // entry of the report, writes the JSON and the HTML view, prints the
 // summary line on w, and checks the floors. Its error says everything that
-// went wrong, each part on its own.
-func Finish(r ginkgo.Report, w io.Writer) error {
+// went wrong, each part on its own. mask, when not nil, rewrites every text
+// of the entries before anything is written: an entry was masked with the
+// sensitive values known when its page closed, and a later call may have
+// used a value that page showed.
+func Finish(r ginkgo.Report, w io.Writer, mask func(string) string) error {
 	cfg, envFloors := settings()
 	errs := cfg.errs
 	if cfg.off {
@@ -183,6 +186,11 @@ func Finish(r ginkgo.Report, w io.Writer) error {
 	obs, err := observations(r)
 	if err != nil {
 		errs = append(errs, err)
+	}
+	if mask != nil {
+		for i := range obs {
+			obs[i] = obs[i].MapText(mask)
+		}
 	}
 	if len(obs) == 0 {
 		// No page was opened with Open: there is nothing to report.
