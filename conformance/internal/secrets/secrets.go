@@ -37,7 +37,11 @@ type Set struct {
 // shows nothing Glass writes.
 func (s *Set) Fresh() string {
 	v := New()
-	s.Remember(v, strings.TrimPrefix(v, Prefix))
+	// Its random part too, and its random digits without the middle
+	// between them (a page that drops the two characters whose spellings
+	// differ shows all of its randomness).
+	random := strings.TrimPrefix(v, Prefix)
+	s.Remember(v, random, strings.Replace(random, Middle, "", 1))
 	return v
 }
 
