@@ -78,4 +78,10 @@ func TestScrubbedTailLeavesOutTheLineItCuts(t *testing.T) {
 	if got := devserver.ScrubbedTail("a "+secret+"\n", false, set); got != "a "+receipt.Masked+"\n" {
 		t.Errorf("tail = %q", got)
 	}
+	// What the app logged is shown, never obeyed by a terminal (a third
+	// security audit's dev server echoed escape sequences and carriage
+	// returns a page sent it).
+	if got := devserver.ScrubbedTail("log: \x1b[2J\x1b]0;title\x07 back\rover\ttab\n", false, set); got != `log: \x1b[2J\x1b]0;title\x07 back\x0dover`+"\ttab\n" {
+		t.Errorf("tail = %q", got)
+	}
 }

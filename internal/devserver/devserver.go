@@ -234,9 +234,11 @@ func FreePort() (int, error) {
 const ReportedOutput = 64 << 10
 
 // ScrubbedTail is the last ReportedOutput bytes of out with every value of
-// secrets replaced. The whole output is scrubbed before it is cut, and the
-// line the cut falls in (or the one the output buffer already cut, when
-// cut is set) is left out: what is left of a value cut in two is no
+// secrets replaced, as a terminal shows it without acting on it
+// (receipt.PrintableText: the app may log what a page sent it, escape
+// sequences included). The whole output is scrubbed before it is cut, and
+// the line the cut falls in (or the one the output buffer already cut,
+// when cut is set) is left out: what is left of a value cut in two is no
 // spelling of it, and would show its end.
 func ScrubbedTail(out string, cut bool, secrets *scrub.Set) string {
 	out = secrets.ReplaceString(out, receipt.Masked)
@@ -244,10 +246,10 @@ func ScrubbedTail(out string, cut bool, secrets *scrub.Set) string {
 		out, cut = out[len(out)-ReportedOutput:], true
 	}
 	if !cut {
-		return out
+		return receipt.PrintableText(out)
 	}
 	if i := strings.IndexByte(out, '\n'); i >= 0 {
-		return "…\n" + out[i+1:]
+		return "…\n" + receipt.PrintableText(out[i+1:])
 	}
 	return "…"
 }
