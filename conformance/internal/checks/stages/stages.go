@@ -374,7 +374,7 @@ func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 		switch sc.Outcome {
 		case "shown":
 			if r.Code() == receipt.CodeActionUnavailable {
-				return probe.Failf("%s: its reveal shows the target, but the call failed ACTION_UNAVAILABLE (%s): the runtime did not check the target again as it is after the reveal",
+				return probe.Failf("%s: the manifest says its reveal shows the target, but the call failed ACTION_UNAVAILABLE (%s): the runtime did not check the target again as it is after the reveal — or the page's reveal does not show it (check that the action declares a reveal that shows its target, and the manifest's outcome)",
 					where, r.Result.Error.Reason).With(probe.ReceiptEvidence("receipt", r))
 			}
 		case "hidden":
