@@ -1,7 +1,6 @@
 package glasstest
 
 import (
-	"io"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -105,19 +104,11 @@ var (
 	})
 	_ = ginkgo.ReportAfterEach(func(ginkgo.SpecReport) { currentSpec.Store(nil) })
 	_ = ginkgo.ReportAfterSuite("Glass capability coverage", func(r ginkgo.Report) {
-		if err := finishCoverage(r, os.Stdout); err != nil {
+		if err := coverrun.Finish(r, os.Stdout, processSecrets.Set()); err != nil {
 			ginkgo.Fail(err.Error())
 		}
 	})
 )
-
-// finishCoverage writes the suite's coverage, masked again with every
-// sensitive value a call of this process used by now: a page masks what
-// it saw when it closes, and a later call may use a value it showed.
-func finishCoverage(r ginkgo.Report, w io.Writer) error {
-	set := processSecrets.Set()
-	return coverrun.Finish(r, w, func(s string) string { return set.ReplaceString(s, receipt.Masked) })
-}
 
 // specName names who made a call: the spec, or, outside any spec, the
 // suite node (a page opened in BeforeSuite and called there).

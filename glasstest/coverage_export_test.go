@@ -15,7 +15,7 @@ import (
 func FinishCoverage(r types.Report, w io.Writer, opts ...CoverageOption) error {
 	defer coverrun.Swap()()
 	ConfigureCoverage(opts...)
-	return finishCoverage(r, w)
+	return coverrun.Finish(r, w, processSecrets.Set())
 }
 
 // UsedSensitive registers v as a value a call of this process used, as a

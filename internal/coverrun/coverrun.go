@@ -20,6 +20,8 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/coverage"
+	"github.com/glassworks/glass/internal/scrub"
+	"github.com/glassworks/glass/receipt"
 )
 
 // The environment variables of capability coverage.
@@ -173,11 +175,11 @@ func On() bool {
 // Finish is the end of the suite: it merges every "glass coverage"
 // entry of the report, writes the JSON and the HTML view, prints the
 // summary line on w, and checks the floors. Its error says everything that
-// went wrong, each part on its own. mask, when not nil, rewrites every text
-// of the entries before anything is written: an entry was masked with the
-// sensitive values known when its page closed, and a later call may have
-// used a value that page showed.
-func Finish(r ginkgo.Report, w io.Writer, mask func(string) string) error {
+// went wrong, each part on its own. Every text of the entries is masked
+// again with secrets before anything is written: an entry was masked with
+// the sensitive values known when its page closed, and a later call may
+// have used a value that page showed.
+func Finish(r ginkgo.Report, w io.Writer, secrets *scrub.Set) error {
 	cfg, envFloors := settings()
 	errs := cfg.errs
 	if cfg.off {
@@ -187,9 +189,9 @@ func Finish(r ginkgo.Report, w io.Writer, mask func(string) string) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if mask != nil {
+	if secrets.Len() > 0 {
 		for i := range obs {
-			obs[i] = obs[i].MapText(mask)
+			obs[i] = obs[i].MapText(func(s string) string { return secrets.ReplaceString(s, receipt.Masked) })
 		}
 	}
 	if len(obs) == 0 {
