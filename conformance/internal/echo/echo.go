@@ -31,6 +31,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
@@ -368,20 +369,27 @@ type spelling struct{ text, how string }
 // percent-encoded in upper- and lower-case hex, and with %20 for a space
 // where + stands for one; escaped in JSON as Go
 // writes it (<, > and & as \u escapes), as an ASCII-only encoder writes
-// it (every other character as one) and with both, in upper-case hex; as
+// it (every other character as one; one outside the Basic Multilingual
+// Plane as a surrogate pair) and with both, in upper-case hex; as
 // HTML character references, named, decimal and hex, and with <, >, & and
-// the non-ASCII characters as decimal and hex references with leading
-// zeros (hex with an upper-case X and digits).
+// the non-ASCII characters of the Basic Multilingual Plane as decimal and
+// hex references with leading zeros (hex with an upper-case X and digits).
 func typedSpellings(v string) []spelling {
 	pct := url.QueryEscape(v)
 	lower := regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(pct, strings.ToLower)
+	// A character outside the Basic Multilingual Plane is escaped as the
+	// surrogate pair JSON writes for it (\ud83d\udd11).
 	jsonEscaped := func(escape func(rune) bool, format string) string {
 		var b strings.Builder
 		for _, r := range v {
-			if escape(r) && r <= 0xffff {
-				fmt.Fprintf(&b, format, r)
-			} else {
+			switch {
+			case !escape(r):
 				b.WriteRune(r)
+			case r > 0xffff:
+				hi, lo := utf16.EncodeRune(r)
+				fmt.Fprintf(&b, format+format, hi, lo)
+			default:
+				fmt.Fprintf(&b, format, r)
 			}
 		}
 		return b.String()
@@ -393,11 +401,13 @@ func typedSpellings(v string) []spelling {
 		fmt.Fprintf(&dec, "&#%d;", r)
 		fmt.Fprintf(&hex, "&#x%x;", r)
 		// Leading zeros and an upper-case X, for the characters HTML
-		// escapes and the non-ASCII ones only (the rest as they are, so
-		// that the text fits where the whole value as references would
-		// not): the same text to an HTML parser, another to a mask that
-		// spells only the short references (an outside audit's variant).
-		if htmlChar(r) || nonASCII(r) {
+		// escapes and the non-ASCII ones of the Basic Multilingual Plane
+		// only (the rest as they are, so that the text fits where the
+		// whole value as references would not: the proving page's titles
+		// take 80 characters): the same text to an HTML parser, another to
+		// a mask that spells only the short references (an outside audit's
+		// variant).
+		if htmlChar(r) || nonASCII(r) && r <= 0xffff {
 			fmt.Fprintf(&dec0, "&#%07d;", r)
 			fmt.Fprintf(&hex0, "&#X%06X;", r)
 		} else {

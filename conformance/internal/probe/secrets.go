@@ -5,12 +5,13 @@ package probe
 func (p *Probe) FreshSecret() string { return p.s.secrets.Fresh() }
 
 // FreshAccentedSecret returns a new secret that ends in a space, the
-// ligature fi (U+FB01) and a letter with a diaeresis (U+00EB), so that its
-// four normalisation forms differ (NFD decomposes the ë, NFKC and NFKD the
-// ligature too) and so do its percent-encodings (a space is %20 or +); its
-// ASCII part is a secret too.
+// ligature fi (U+FB01), a letter with a diaeresis (U+00EB) and a key
+// (U+1F511, outside the Basic Multilingual Plane), so that its four
+// normalisation forms differ (NFD decomposes the ë, NFKC and NFKD the
+// ligature too), so do its percent-encodings (a space is %20 or +), and
+// JSON escapes it as a surrogate pair; its ASCII part is a secret too.
 func (p *Probe) FreshAccentedSecret() string {
-	v := p.s.secrets.Fresh() + " \ufb01\u00eb"
+	v := p.s.secrets.Fresh() + " \ufb01\u00eb\U0001f511"
 	p.s.secrets.Remember(v)
 	return v
 }
