@@ -271,7 +271,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "A successful receipt whose fidelity is low MUST carry a warning.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
-		Needs: "a page that declares an element action of fidelity low",
+		Needs: "a page that declares an element action of fidelity low; a read one, which some call of the run leaves something to change and a second call in a row changes nothing, shows a warning missing in either state",
 	},
 	{
 		ID:    "handoff.request",

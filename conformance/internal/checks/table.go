@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/checks/calls"
 	"github.com/glassworks/glass/conformance/internal/checks/data"
+	"github.com/glassworks/glass/conformance/internal/checks/fidelity"
 	"github.com/glassworks/glass/conformance/internal/checks/host"
 	"github.com/glassworks/glass/conformance/internal/checks/page"
 	"github.com/glassworks/glass/conformance/internal/checks/scenarios"
@@ -62,8 +63,8 @@ var Table = map[string]Check{
 	"changed.read-no-warning":          {Run: calls.ReadNoWarning},
 	"data.bounded":                     {Run: data.DataBounded},
 	"data.function-only":               {Run: calls.DataFunctionOnly, Audit: true},
-	"fidelity.reported":                {Run: calls.FidelityReported},
-	"fidelity.low-warning":             {Run: calls.LowFidelityWarning},
+	"fidelity.reported":                {Run: fidelity.Reported},
+	"fidelity.low-warning":             {Run: fidelity.LowWarning},
 	"sensitive.never-echoed":           {Run: calls.SensitiveNeverEchoed},
 	"policy.ticket":                    {Run: calls.Ticket, Audit: true},
 	"policy.risk-classes":              {Run: calls.RiskClasses},

@@ -14,8 +14,11 @@
   const PRIORITIES = ["low", "normal", "high"];
   // How many times each action's handler ran, by action id: what the
   // conformance suite reads to see that a failed call was not retried
-  // (envelope.no-auto-retry, docs/conformance.md).
-  const runs = {};
+  // (envelope.no-auto-retry), and that a call of an element action
+  // without a run function ran the page's own listener for its control
+  // (fidelity.reported; those are counted from zero, before their first
+  // run). docs/conformance.md.
+  const runs = { toggle: 0, filter: 0, "edit.open": 0, "edit.cancel": 0 };
   globalThis.glassHandlerRuns = runs;
   const counted = (id, f) => (...a) => {
     runs[id] = (runs[id] || 0) + 1;
@@ -235,28 +238,28 @@
   });
   list.addEventListener("change", (e) => {
     const li = e.target.closest("li");
-    if (li && e.target.matches("input.toggle")) toggleTask(li.dataset.task, e.target.checked);
+    if (li && e.target.matches("input.toggle")) counted("toggle", toggleTask)(li.dataset.task, e.target.checked);
   });
   list.addEventListener("click", (e) => {
     const li = e.target.closest("li");
     if (!li) return;
     const t = find(li.dataset.task);
-    if (e.target.matches("button.edit")) openEdit(li.dataset.task);
+    if (e.target.matches("button.edit")) counted("edit.open", openEdit)(li.dataset.task);
     if (e.target.matches("button.remove") && t && window.confirm("Delete \u201c" + t.title + "\u201d?")) {
       deleteTask(t.id).catch(() => toast("error", "Could not delete the task"));
     }
   });
-  filter.addEventListener("change", render);
+  filter.addEventListener("change", counted("filter", render));
   document.getElementById("edit-save").addEventListener("click", () => saveEdit().catch(() => toast("error", "Could not save the task")));
   document.getElementById("edit-delete").addEventListener("click", () => deleteEdited().catch(() => toast("error", "Could not delete the task")));
   document.getElementById("dismiss").addEventListener("click", () => {
     toasts.length = 0;
     document.getElementById("toasts").replaceChildren();
   });
-  document.getElementById("edit-cancel").addEventListener("click", () => {
+  document.getElementById("edit-cancel").addEventListener("click", counted("edit.cancel", () => {
     editing = null;
     dialog.close();
-  });
+  }));
   document.getElementById("identity-verify").addEventListener("click", verifyIdentity);
   document.getElementById("export-button").addEventListener("click", () => exportTasks().catch(() => toast("error", "Could not export")));
 
