@@ -287,7 +287,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "A hand-off MUST succeed only when the host answers completed and its expectation, if it declares one, is observed, and MUST otherwise fail at phase dispatch with HANDOFF_CANCELLED for cancelled, HANDOFF_TIMEOUT for timeout, and HANDOFF_FAILED for failed, an answer of another status, an unverified outcome or a missing hand-off channel.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Failure position and retry safety\"",
-		Needs: "a page that declares a hand-off action",
+		Needs: "a page that declares a hand-off action, and for a success a manifest naming under handoffs the user's steps (user) of one answered completed",
 	},
 	{
 		ID:    "flow.step-gates",
@@ -350,7 +350,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "A successful call of an action that declares an expectation MUST report the expectation's description in expect.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Expectation\"",
-		Needs: "a page that declares an available action with an expectation",
+		Needs: "a page that declares an available action with an expectation (a hand-off's check counts when the manifest names the user's steps under handoffs)",
 	},
 	{
 		ID:    "verify.expect-only-when-verified",

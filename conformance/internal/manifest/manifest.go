@@ -48,6 +48,12 @@ import (
 //	handoffs:                  # hand-offs and how the user answers them
 //	  - action: verify-identity
 //	    outcome: cancelled     # completed, cancelled, timeout or failed
+//	  - action: verify-identity
+//	    outcome: completed
+//	    user:                  # optional, with completed: the user's step,
+//	      - fill: "#code"      #   done on the page before the answer
+//	        value: "246810"
+//	      - click: "#verify"
 //	reveals:                   # element actions whose target must be revealed
 //	  - action: peek
 //	    outcome: shown         # shown (revealed, maybe re-rendered) or hidden
@@ -104,6 +110,32 @@ type Scenario struct {
 	// snapshot tells it, and without options.expectTimeoutMs the runtime
 	// must poll that long, or 2 seconds for 0, before EXPECTATION_FAILED.
 	DeclaredTimeoutMs *int `json:"declaredTimeoutMs,omitempty"`
+	// User is what the user does on the page during a hand-off before the
+	// host answers completed (handoffs with outcome completed only,
+	// optional): the hand-off must then succeed.
+	User []UserStep `json:"user,omitempty"`
+}
+
+// UserStep is one thing the user does during a hand-off: click an
+// element, fill a field, or choose an option of a select, each element
+// named by a CSS selector (Playwright's, which may also be text=…).
+type UserStep struct {
+	Click  string `json:"click,omitempty"`
+	Fill   string `json:"fill,omitempty"`
+	Select string `json:"select,omitempty"`
+	// Value is the text filled in, or the option's value chosen.
+	Value string `json:"value,omitempty"`
+}
+
+// String says the step in a few words, for a finding.
+func (u UserStep) String() string {
+	switch {
+	case u.Click != "":
+		return "click " + u.Click
+	case u.Fill != "":
+		return fmt.Sprintf("fill %s with %q", u.Fill, u.Value)
+	}
+	return fmt.Sprintf("select %q in %s", u.Value, u.Select)
 }
 
 // The hand-off outcomes a manifest can ask for.
@@ -183,6 +215,17 @@ type scenarioDoc struct {
 	Resume  *bool          `yaml:"resume"`
 	// DeclaredTimeoutMs is allowed under expectationFailures only.
 	DeclaredTimeoutMs *int `yaml:"declaredTimeoutMs"`
+	// User is allowed under handoffs only.
+	User []userStepDoc `yaml:"user"`
+}
+
+// userStepDoc is one of a hand-off's user steps: one of click, fill and
+// select, with value for fill and select.
+type userStepDoc struct {
+	Click  *string `yaml:"click"`
+	Fill   *string `yaml:"fill"`
+	Select *string `yaml:"select"`
+	Value  *string `yaml:"value"`
 }
 
 // source is the text a manifest came from: its name, and its nodes by
@@ -459,6 +502,9 @@ func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes
 	if field == "expectationFailures" {
 		allowed = append(allowed, "declaredTimeoutMs")
 	}
+	if field == "handoffs" {
+		allowed = append(allowed, "user")
+	}
 	var out []Scenario
 	for i, e := range list {
 		f := fmt.Sprintf("%s[%d]", field, i)
@@ -530,7 +576,65 @@ func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes
 		if outcomes != nil && sc.Outcome == "" {
 			return nil, s.errorf(item, f+".outcome", "required")
 		}
+		if s.nodes[f+".user"] != nil {
+			if sc.Outcome != "completed" {
+				return nil, s.errorf(s.keys[f+".user"], f+".user", "the user's steps need outcome completed, got %q", sc.Outcome)
+			}
+			steps, err := s.userSteps(e.User, f+".user")
+			if err != nil {
+				return nil, err
+			}
+			sc.User = steps
+		}
 		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// maxUserSteps bounds a hand-off's user steps.
+const maxUserSteps = 20
+
+// userSteps checks a hand-off's user steps: each one of click, fill and
+// select with a selector, and value exactly with fill and select.
+func (s *source) userSteps(list []userStepDoc, field string) ([]UserStep, error) {
+	if len(list) == 0 {
+		return nil, s.errorf(s.nodes[field], field, "want at least one step (click, fill or select), got none")
+	}
+	if len(list) > maxUserSteps {
+		return nil, s.errorf(s.nodes[field], field, "want at most %d steps, got %d", maxUserSteps, len(list))
+	}
+	var out []UserStep
+	for i, d := range list {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		var kinds []string
+		var u UserStep
+		for _, k := range []struct {
+			name string
+			v    *string
+			into *string
+		}{{"click", d.Click, &u.Click}, {"fill", d.Fill, &u.Fill}, {"select", d.Select, &u.Select}} {
+			if k.v == nil {
+				continue
+			}
+			kinds = append(kinds, k.name)
+			if strings.TrimSpace(*k.v) == "" {
+				n := s.nodes[f+"."+k.name]
+				return nil, s.errorf(n, f+"."+k.name, "want a selector, got %s", show(n))
+			}
+			*k.into = *k.v
+		}
+		if len(kinds) != 1 {
+			return nil, s.errorf(s.nodes[f], f, "want exactly one of click, fill and select, got %d", len(kinds))
+		}
+		switch {
+		case kinds[0] == "click" && d.Value != nil:
+			return nil, s.errorf(s.keys[f+".value"], f+".value", "a click takes no value")
+		case kinds[0] != "click" && d.Value == nil:
+			return nil, s.errorf(s.nodes[f], f+".value", "required with %s", kinds[0])
+		case d.Value != nil:
+			u.Value = *d.Value
+		}
+		out = append(out, u)
 	}
 	return out, nil
 }

@@ -38,6 +38,14 @@ handoffs:
   - action: verify
     outcome: cancelled
     url: http://127.0.0.1:8080/verify
+  - action: verify
+    outcome: completed
+    user:
+      - fill: "#code"
+        value: "246810"
+      - select: "#why"
+        value: ""
+      - click: "text=Verify"
 capturingExpectations:
   - action: add
     args: {title: Counted}
@@ -50,13 +58,14 @@ unchangedWrites:
 		t.Fatal(err)
 	}
 	want := &Manifest{
-		Version:               1,
-		Args:                  map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
-		Skip:                  []string{"pay@*"},
-		ExpectationFailures:   []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale", DeclaredTimeoutMs: new(int)}},
-		ExecutionFailures:     []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
-		FlowFailures:          []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
-		Handoffs:              []Scenario{{Action: "verify", Outcome: "cancelled", URL: "http://127.0.0.1:8080/verify"}},
+		Version:             1,
+		Args:                map[string]map[string]any{"add": {"title": "Buy milk", "priority": "high"}, "remove": {}},
+		Skip:                []string{"pay@*"},
+		ExpectationFailures: []Scenario{{Action: "remove@t9", URL: "/?fault=delete-stale", DeclaredTimeoutMs: new(int)}},
+		ExecutionFailures:   []Scenario{{Action: "remove@t9", URL: "?fault=delete-throws", Args: map[string]any{}}},
+		FlowFailures:        []Scenario{{Action: "edit@t3", Step: 2, Args: map[string]any{"title": "New"}}},
+		Handoffs: []Scenario{{Action: "verify", Outcome: "cancelled", URL: "http://127.0.0.1:8080/verify"},
+			{Action: "verify", Outcome: "completed", User: []UserStep{{Fill: "#code", Value: "246810"}, {Select: "#why"}, {Click: "text=Verify"}}}},
 		CapturingExpectations: []Scenario{{Action: "add", Args: map[string]any{"title": "Counted"}}, {Action: "clear-done"}},
 		UnchangedWrites:       []Scenario{{Action: "save"}},
 	}
@@ -103,6 +112,16 @@ func TestManifestErrorsNameTheFieldAndLine(t *testing.T) {
 		{"negative declared timeout", "expectationFailures:\n  - action: a\n    declaredTimeoutMs: -1\n", `expectationFailures[0].declaredTimeoutMs: want milliseconds ≥ 0`},
 		{"unchanged write with a step", "unchangedWrites:\n  - action: save\n    step: 1\n", `line 3: unchangedWrites[0]: unknown field "step" (want action, url, args)`},
 		{"unchanged writes not a list", "unchangedWrites: save\n", `line 1: unchangedWrites: want a list of {action, url, args}, got "save"`},
+		{"user steps outside handoffs", "reveals:\n  - action: a\n    outcome: shown\n    user: [{click: b}]\n", `line 4: reveals[0]: unknown field "user" (want action, url, args, outcome)`},
+		{"user steps of a cancelled hand-off", "handoffs:\n  - action: a\n    outcome: cancelled\n    user: [{click: b}]\n", `line 4: handoffs[0].user: the user's steps need outcome completed, got "cancelled"`},
+		{"no user steps", "handoffs:\n  - action: a\n    outcome: completed\n    user: []\n", `handoffs[0].user: want at least one step`},
+		{"user step of two kinds", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{click: b, fill: c, value: x}]\n", `handoffs[0].user[0]: want exactly one of click, fill and select, got 2`},
+		{"user step of no kind", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{value: x}]\n", `handoffs[0].user[0]: want exactly one of click, fill and select, got 0`},
+		{"fill without a value", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{fill: b}]\n", `handoffs[0].user[0].value: required with fill`},
+		{"click with a value", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{click: b, value: x}]\n", `handoffs[0].user[0].value: a click takes no value`},
+		{"empty selector", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{click: \" \"}]\n", `handoffs[0].user[0].click: want a selector`},
+		{"unknown user step", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{press: Enter}]\n", `unknown field "press"`},
+		{"user steps not a list", "handoffs:\n  - action: a\n    outcome: completed\n    user: click\n", `handoffs[0].user: want a list`},
 		{"field given twice", "skip: []\nskip: []\n", `skip: given twice`},
 		{"not YAML", "args: [unclosed\n", `manifest "m": invalid manifest: `},
 	}
@@ -135,6 +154,7 @@ func FuzzParse(f *testing.F) {
 		"version: 1\nargs:\n  add: {title: x}\nskip: [\"pay@*\"]\n",
 		"expectationFailures:\n  - action: a\n    url: /?fault=x\n",
 		`{"flowFailures": [{"action": "edit", "step": 2}], "handoffs": [{"action": "v", "outcome": "failed"}]}`,
+		"handoffs:\n  - action: v\n    outcome: completed\n    user: [{fill: \"#c\", value: \"1\"}, {click: \"#go\"}]\n",
 		"args: [unclosed", "- 1\n- 2", "", "version: 2", "args:\n  a: !!binary aGk=\n", "? [a]\n: b\n",
 	} {
 		f.Add([]byte(seed))

@@ -18,13 +18,24 @@ type Slowed struct {
 	Requests int
 }
 
-// SlowCall makes the exercise's call of e's action again on a fresh page
-// whose fetch and XMLHttpRequest answers arrive SlowResponse late, then
-// waits for the page to go quiet (verify.settle): asynchronous work the
-// handler started — a save through the server — then outlasts a runtime
-// that takes its after snapshot once the DOM is quiet for a few frames
-// without waiting for the work the page tracks. Once per run, transport
-// and action.
+// SlowServer has the page's server answer every fetch and XMLHttpRequest
+// SlowResponse late from now on, and counts them.
+func (pg *Page) SlowServer() (*atomic.Int64, error) {
+	n := new(atomic.Int64)
+	return n, pg.Harness.Playwright().Route("**/*", func(route playwright.Route) {
+		if t := route.Request().ResourceType(); t == "fetch" || t == "xhr" {
+			n.Add(1)
+			time.AfterFunc(SlowResponse, func() { _ = route.Continue() })
+			return
+		}
+		_ = route.Continue()
+	})
+}
+
+// SlowCall makes e's call again on a fresh page whose server answers late
+// (SlowServer), then waits for quiet (verify.settle): server work the
+// handler started outlasts a runtime that snapshots once the DOM is quiet
+// a few frames. Once per run, transport and action.
 func (p *Probe) SlowCall(e *Exercised) (*Slowed, error) {
 	v, err := p.memoOwn(string(p.Transport)+"|slow|"+e.Action.ID, func(q *Probe) (any, error) {
 		pg, err := q.OpenApproved(e.Secret)
@@ -35,17 +46,8 @@ func (p *Probe) SlowCall(e *Exercised) (*Slowed, error) {
 		if err != nil {
 			return nil, err
 		}
-		var requests atomic.Int64
-		late := func(route playwright.Route) {
-			switch route.Request().ResourceType() {
-			case "fetch", "xhr":
-				requests.Add(1)
-				time.AfterFunc(SlowResponse, func() { _ = route.Continue() })
-			default:
-				_ = route.Continue()
-			}
-		}
-		if err := pg.Harness.Playwright().Route("**/*", late); err != nil {
+		requests, err := pg.SlowServer()
+		if err != nil {
 			return nil, err
 		}
 		r, byRuntime := pg.DoAnswered(e.Action.ID, e.Args)

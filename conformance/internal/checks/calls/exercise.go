@@ -52,6 +52,22 @@ func Expectation(p *probe.Probe) probe.Outcome {
 	if o := probe.VerdictOf(err, o); o != nil {
 		return *o
 	}
+	// A hand-off's check is its expectation: the hand-offs the manifest
+	// names with the user's steps succeed, and must report it.
+	done, err := stages.HandoffsDone(p)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	for _, d := range done {
+		if d.Action.Expect == "" {
+			continue
+		}
+		if strings.TrimSpace(d.Receipt.Result.Expect) == "" {
+			return probe.Failf("%s: the user did the hand-off's step and it succeeded without expect, but the hand-off declares the check %q, which the runtime observed before succeeding", d.Where, d.Action.Expect).
+				With(probe.ReceiptEvidence("receipt", d.Receipt))
+		}
+		judged = append(judged, fmt.Sprintf("%s (a hand-off the user did): %q", d.Where, d.Receipt.Result.Expect))
+	}
 	switch {
 	case len(judged) > 0:
 		res := probe.Pass().With(probe.TextEvidence("receipts that report the declared expectation", judged...))

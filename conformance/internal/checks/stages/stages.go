@@ -28,6 +28,10 @@ type handoffTarget struct {
 	args   any
 	// outcomes are how the host answers, one call each.
 	outcomes []string
+	// user is what the user does before the host answers completed (a
+	// manifest's handoffs entry with user steps): its one outcome is
+	// completed, after the steps.
+	user []manifest.UserStep
 }
 
 func (h handoffTarget) where() string {
@@ -58,11 +62,30 @@ func handoffTargets(p *probe.Probe) ([]handoffTarget, []string) {
 		out = append(out, handoffTarget{action: a, args: args, outcomes: manifest.HandoffOutcomes})
 	}
 	for _, sc := range p.Manifest().Handoffs {
+		if len(sc.User) > 0 {
+			continue // userTargets
+		}
 		a, _ := p.Base().Action(sc.Action)
 		a.ID = sc.Action
 		out = append(out, handoffTarget{action: a, url: sc.URL, args: p.ScenarioArgs(sc), outcomes: []string{sc.Outcome}})
 	}
 	return out, why
+}
+
+// userTargets are the hand-offs the manifest names with the user's steps
+// (handoffs entries with user): called only with the steps done, and
+// judged by handoff.outcome and verify.expectation.
+func userTargets(p *probe.Probe) []handoffTarget {
+	var out []handoffTarget
+	for _, sc := range p.Manifest().Handoffs {
+		if len(sc.User) == 0 {
+			continue
+		}
+		a, _ := p.Base().Action(sc.Action)
+		a.ID = sc.Action
+		out = append(out, handoffTarget{action: a, url: sc.URL, args: p.ScenarioArgs(sc), outcomes: []string{sc.Outcome}, user: sc.User})
+	}
+	return out
 }
 
 // handoffCall is one call of a hand-off, the host answering outcome
@@ -226,7 +249,8 @@ const noHandoffChannel = "(no hand-off channel)"
 // HANDOFF_FAILED.
 func HandoffOutcome(p *probe.Probe) probe.Outcome {
 	hs, why := handoffTargets(p)
-	if len(hs) == 0 {
+	users := userTargets(p)
+	if len(hs) == 0 && len(users) == 0 {
 		return noHandoff(why)
 	}
 	var judged []string
@@ -241,6 +265,14 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			break
 		}
 	}
+	o, done, err := userHandoffOutcome(p, users)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if o != nil {
+		return *o
+	}
+	judged = append(judged, done...)
 	for i, h := range hs {
 		answers := h.outcomes
 		if i == other {

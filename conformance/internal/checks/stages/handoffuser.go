@@ -1,0 +1,168 @@
+package stages
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
+
+	playwright "github.com/mxschmitt/playwright-go"
+)
+
+// A hand-off the manifest names with the user's steps (handoffs, outcome
+// completed, user): the probe plays the user — it does the steps on the
+// page with real input, then the host answers completed — while the page's
+// server answers every fetch and XMLHttpRequest probe.SlowResponse late.
+// Work the user's step started through the server (a code sent for
+// checking) is then still under way when the answer reaches the runtime,
+// so a runtime that looks at the hand-off's check once, instead of polling
+// it until it comes true or its timeout passes, fails the step the user
+// did.
+
+// userHandoffTimeout is the options.handoffTimeoutMs of a call whose user
+// steps the probe does: room for the steps, each bounded by
+// userStepTimeout.
+const (
+	userHandoffTimeout = 20 * time.Second
+	userStepTimeout    = 5 * time.Second
+	// userExpectTimeout is the expectTimeoutMs the call is made with: the
+	// hand-off's check must come true within it once the host answered.
+	userExpectTimeout = 6 * time.Second
+)
+
+// userCall is one call of a hand-off whose user steps the probe did.
+type userCall struct {
+	*probe.Watched
+	// stepErr is why a user step could not be done: the manifest's
+	// steps do not fit the page, and nothing is judged.
+	stepErr  error
+	requests int
+	handoffs []glasstest.HandoffRecord
+}
+
+func (h handoffTarget) steps() string {
+	s := ""
+	for i, u := range h.user {
+		if i > 0 {
+			s += ", "
+		}
+		s += u.String()
+	}
+	return s
+}
+
+func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps()), func() (any, error) {
+		q := p.Sibling(p.Transport)
+		defer q.Close()
+		var stepErr error
+		user := func(hf *glasstest.Handoff) glasstest.HandoffOutcome {
+			if err := doUserSteps(hf.Page(), h.user); err != nil {
+				stepErr = err
+				return glasstest.HandoffFailed
+			}
+			return glasstest.HandoffCompleted
+		}
+		pg, err := q.Open(h.url, glasstest.Deny(), glasstest.ExpectTimeout(userExpectTimeout), glasstest.HandoffTimeout(userHandoffTimeout), glasstest.HandoffWith(user),
+			glasstest.Timeout(userHandoffTimeout+userExpectTimeout+q.CallTimeout()))
+		if err != nil {
+			return nil, err
+		}
+		requests, err := pg.SlowServer()
+		if err != nil {
+			return nil, err
+		}
+		before, dom, err := pg.StableWitness(false)
+		if err != nil {
+			return nil, err
+		}
+		r := pg.Do(h.action.ID, h.args)
+		after, err := pg.Witness(false)
+		if err != nil {
+			return nil, err
+		}
+		return &userCall{Watched: &probe.Watched{Page: pg, Receipt: r, Before: before, After: after, DOMWitness: dom},
+			stepErr: stepErr, requests: int(requests.Load()), handoffs: pg.Harness.Handoffs()}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*userCall), nil
+}
+
+// doUserSteps does the manifest's user steps on pg, each bounded.
+func doUserSteps(pg playwright.Page, steps []manifest.UserStep) error {
+	ms := playwright.Float(float64(userStepTimeout.Milliseconds()))
+	for i, u := range steps {
+		var err error
+		switch {
+		case u.Click != "":
+			err = pg.Locator(u.Click).First().Click(playwright.LocatorClickOptions{Timeout: ms})
+		case u.Fill != "":
+			err = pg.Locator(u.Fill).First().Fill(u.Value, playwright.LocatorFillOptions{Timeout: ms})
+		default:
+			_, err = pg.Locator(u.Select).First().SelectOption(playwright.SelectOptionValues{Values: &[]string{u.Value}}, playwright.LocatorSelectOptionOptions{Timeout: ms})
+		}
+		if err != nil {
+			return fmt.Errorf("user step %d (%s): %s", i+1, u, probe.FirstLine(err.Error()))
+		}
+	}
+	return nil
+}
+
+// userHandoffOutcome judges the hand-offs the manifest names with the
+// user's steps: the user did the step and the host answered completed,
+// so the call must succeed — once the check it declares comes true, which
+// the slow server delays. Nil, with what was judged, when every one did;
+// a not-probed outcome when a step could not be done.
+func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []string, error) {
+	var judged []string
+	for _, h := range hs {
+		c, err := userHandoff(p, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		what := fmt.Sprintf("%s: the user did the step (%s) and the host answered completed", h.where(), h.steps())
+		if c.stepErr != nil {
+			o := probe.NotProbed(fmt.Sprintf("%s: the manifest's %v, so the hand-off answered completed could not be probed", h.where(), c.stepErr))
+			return &o, nil, nil
+		}
+		if !c.Receipt.Result.OK {
+			why := ""
+			if h.action.Expect != "" && c.Receipt.Code() == receipt.CodeHandoffFailed && c.requests > 0 {
+				why = fmt.Sprintf(" (the page's %d requests were answered %v late: a check polled until its timeout would have seen them land)", c.requests, probe.SlowResponse)
+			}
+			o := probe.Failf("%s: want success, %s%s", what, probe.Got(c.Receipt), why).With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
+			return &o, nil, nil
+		}
+		judged = append(judged, what+" → success")
+	}
+	return nil, judged, nil
+}
+
+// HandoffDone is a successful call of a hand-off whose user steps the
+// probe did (the manifest's handoffs with user).
+type HandoffDone struct {
+	Action  receipt.ActionInfo
+	Where   string
+	Receipt *receipt.Receipt
+}
+
+// HandoffsDone makes (once per run and transport) the calls of the
+// manifest's hand-offs with user steps, and returns those that succeeded.
+func HandoffsDone(p *probe.Probe) ([]HandoffDone, error) {
+	var out []HandoffDone
+	for _, h := range userTargets(p) {
+		c, err := userHandoff(p, h)
+		if err != nil {
+			return nil, err
+		}
+		if c.stepErr == nil && c.Receipt.Result.OK {
+			out = append(out, HandoffDone{Action: h.action, Where: h.where(), Receipt: c.Receipt})
+		}
+	}
+	return out, nil
+}
