@@ -247,7 +247,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "result.data MUST hold at most 20 entries per array or object plus one marker, strings of at most 500 characters plus a marker, and at most 4 levels of nesting, and every marker MUST say how much was left out.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Execution modes\"",
-		Needs: "a manifest naming a function action that returns a large value",
+		Needs: "a function action that returns a large value, or one that returns a list of records and a write that adds one",
 	},
 	{
 		ID:    "fidelity.assigned",

@@ -314,6 +314,8 @@ func isMarker(v any) bool {
 func DataBounded(p *probe.Probe) probe.Outcome {
 	var o *probe.Outcome
 	probed := 0
+	reached := false
+	var listers []lister
 	judge := func(e *probe.Exercised) bool {
 		if len(e.Receipt.Result.Data) == 0 {
 			return true
@@ -324,6 +326,10 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 			res := probe.Failf("%s: data is not JSON: %v", e.Action.ID, err)
 			o = &res
 			return false
+		}
+		reached = reached || reachedBound(v)
+		if args, ok := e.Args.(map[string]any); ok && holdsList(v) {
+			listers = append(listers, lister{action: e.Action, args: args, secret: e.Secret})
 		}
 		if pr := dataProblem(v, 0, ""); pr != "" {
 			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
@@ -349,6 +355,18 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 	}
 	if probed == 0 && len(echoed) == 0 {
 		return probe.NotProbed("no call of the run returned data").With(p.PlanNotes()...)
+	}
+	if !reached && len(echoed) == 0 {
+		og, grown, err := growAndRead(p, listers)
+		if err != nil {
+			return probe.Broken(err)
+		}
+		if og != nil {
+			return *og
+		}
+		if len(grown) > 0 {
+			return probe.Pass().With(probe.TextEvidence("data of lists grown past the bound", grown...))
+		}
 	}
 	if len(echoed) > 0 {
 		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))

@@ -2,8 +2,11 @@ package data
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/glassworks/glass/receipt"
 )
 
 func TestDataProblems(t *testing.T) {
@@ -113,5 +116,29 @@ func TestCutsAreCountedInCharacters(t *testing.T) {
 		if c.want == "" && pr != "" || c.want != "" && !strings.Contains(pr, c.want) {
 			t.Errorf("%s: got %q, want %q", c.name, pr, c.want)
 		}
+	}
+}
+
+func TestTheGrowProbeReadsWidestArgumentsAndSeesTheBound(t *testing.T) {
+	a := receipt.ActionInfo{ID: "search", Params: json.RawMessage(`{"type":"object","required":["query"],"properties":{
+		"query":{"type":"string","maxLength":200},
+		"code":{"type":"string","minLength":3},
+		"kind":{"type":"string","enum":["a","b"]},
+		"limit":{"type":"integer","minimum":1,"maximum":50.5},
+		"page":{"type":"integer"}}}`)}
+	got := widest(a, map[string]any{"query": "glass probe", "code": "abc", "kind": "a", "limit": 10, "page": 2})
+	want := map[string]any{"query": "", "code": "abc", "kind": "a", "limit": 50.0, "page": 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("widest: got %v, want %v", got, want)
+	}
+	var list, cut, nested any
+	_ = json.Unmarshal([]byte(`{"tasks":[{"id":"t1"}]}`), &list)
+	_ = json.Unmarshal([]byte(`[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"[2 more items]"]`), &cut)
+	_ = json.Unmarshal([]byte(`{"a":{"b":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21]}}`), &nested)
+	if !holdsList(list) || holdsList(map[string]any{"n": 1.0}) {
+		t.Error("holdsList")
+	}
+	if reachedBound(list) || !reachedBound(cut) || !reachedBound(nested) {
+		t.Error("reachedBound")
 	}
 }
