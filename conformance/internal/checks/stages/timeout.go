@@ -28,14 +28,11 @@ func declaredTimeout(p *probe.Probe, sc manifest.Scenario) (*probe.Outcome, stri
 	if want == 0 {
 		want, what = defaultExpectTimeout, "the 2-second default (the manifest says the expectation declares no timeout)"
 	}
-	pg, err := p.Open(sc.URL, glasstest.Approve())
+	r, took, err := timedFailure(p, sc, want, 0)
 	if err != nil {
 		o := probe.Broken(err)
 		return &o, ""
 	}
-	start := time.Now()
-	r := pg.Do(sc.Action, p.ScenarioArgs(sc), glasstest.Timeout(want+p.CallTimeout()))
-	took := time.Since(start)
 	if r.Code() != receipt.CodeExpectationFailed {
 		return nil, fmt.Sprintf("without expectTimeoutMs: %s, not judged (see verify.expectation-failed)", probe.Got(r))
 	}
@@ -44,5 +41,78 @@ func declaredTimeout(p *probe.Probe, sc manifest.Scenario) (*probe.Outcome, stri
 			sc.Action, want, what, took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
 		return &o, ""
 	}
-	return nil, fmt.Sprintf("no expectTimeoutMs, %s of %s; EXPECTATION_FAILED after %s", what, want, took.Round(time.Millisecond))
+	line := fmt.Sprintf("no expectTimeoutMs, %s of %s; EXPECTATION_FAILED after %s", what, want, took.Round(time.Millisecond))
+	if want < 2*shortWindow {
+		return nil, line
+	}
+	return shorterTimeout(p, sc, want, took, line)
+}
+
+// shortExpectTimeout is the expectTimeoutMs that asks a runtime to poll
+// for less time than the expectation declares (or the default): the
+// host's option wins, so EXPECTATION_FAILED must come sooner.
+const shortExpectTimeout = 100 * time.Millisecond
+
+// shortWindow is the least a call with shortExpectTimeout must save on
+// one polling for want: half of what it should save (want minus
+// shortExpectTimeout), so that a loaded machine's slower call does not
+// count as a runtime that polled for the declared timeout anyway.
+const shortWindow = time.Second / 2
+
+// shorterTimeout calls sc with expectTimeoutMs shortExpectTimeout and
+// compares how long it took with the call without it (took, polling for
+// want): a runtime that lets the expectation's own timeout, or the
+// default, outlast the host's option saves nothing. An unclear result is
+// measured once more, both calls again, and only a second one counts.
+func shorterTimeout(p *probe.Probe, sc manifest.Scenario, want, took time.Duration, line string) (*probe.Outcome, string) {
+	need := (want - shortExpectTimeout) / 2
+	var short time.Duration
+	for try := 0; try < 2; try++ {
+		if try > 0 {
+			r, again, err := timedFailure(p, sc, want, 0)
+			if err != nil {
+				o := probe.Broken(err)
+				return &o, ""
+			}
+			if r.Code() != receipt.CodeExpectationFailed {
+				return nil, line
+			}
+			took = again
+		}
+		r, d, err := timedFailure(p, sc, want, shortExpectTimeout)
+		if err != nil {
+			o := probe.Broken(err)
+			return &o, ""
+		}
+		if r.Code() != receipt.CodeExpectationFailed {
+			return nil, line + fmt.Sprintf("; with expectTimeoutMs %d: %s, not judged", shortExpectTimeout.Milliseconds(), probe.Got(r))
+		}
+		short = d
+		if took-short >= need {
+			return nil, line + fmt.Sprintf("; with expectTimeoutMs %d, after %s", shortExpectTimeout.Milliseconds(), short.Round(time.Millisecond))
+		}
+		if try == 1 {
+			o := probe.Failf("%s: the host passed expectTimeoutMs %d, which wins over the %s the expectation polls for without it, but EXPECTATION_FAILED came after %s, against %s without the option (twice): the runtime polled longer than the host asked",
+				sc.Action, shortExpectTimeout.Milliseconds(), want, short.Round(time.Millisecond), took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
+			return &o, ""
+		}
+	}
+	return nil, line
+}
+
+// timedFailure calls sc on a fresh approved page, with expectTimeoutMs
+// expect when it is not 0, and says how long the call took.
+func timedFailure(p *probe.Probe, sc manifest.Scenario, want, expect time.Duration) (*receipt.Receipt, time.Duration, error) {
+	pg, err := p.Open(sc.URL, glasstest.Approve())
+	if err != nil {
+		return nil, 0, err
+	}
+	defer pg.Close()
+	opts := []glasstest.CallOption{glasstest.Timeout(want + p.CallTimeout())}
+	if expect > 0 {
+		opts = append(opts, glasstest.ExpectTimeout(expect))
+	}
+	start := time.Now()
+	r := pg.Do(sc.Action, p.ScenarioArgs(sc), opts...)
+	return r, time.Since(start), nil
 }
