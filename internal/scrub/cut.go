@@ -42,11 +42,11 @@ func (s *Set) parts() *cuts {
 			// the combining marks after it are one character.
 			var at []int
 			off := 0
-			for i, c := range decompose(w) {
-				if c.ccc == 0 || i == 0 {
+			for i, ch := range decompose(w) {
+				if ch.ccc == 0 || i == 0 {
 					at = append(at, off)
 				}
-				off += utf8.RuneLen(c.r)
+				off += utf8.RuneLen(ch.r)
 			}
 			n := len(at)
 			if n < 3 {
