@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -23,10 +24,11 @@ import (
 // did.
 
 // userHandoffTimeout is the options.handoffTimeoutMs of a call whose user
-// steps the probe does: room for the steps, each bounded by
-// userStepTimeout.
+// steps the probe does: room for the steps, which together have
+// userStepsBudget, each at most userStepTimeout.
 const (
-	userHandoffTimeout = 20 * time.Second
+	userHandoffTimeout = 30 * time.Second
+	userStepsBudget    = 20 * time.Second
 	userStepTimeout    = 5 * time.Second
 	// userExpectTimeout is the expectTimeoutMs the call is made with: the
 	// hand-off's check must come true within it once the host answered.
@@ -41,6 +43,16 @@ type userCall struct {
 	stepErr  error
 	requests int
 	handoffs []glasstest.HandoffRecord
+	// afterAnswer is how long the call took once the host answered
+	// (0 when it never did).
+	afterAnswer time.Duration
+}
+
+// userDone is what the probe's user did: why a step failed, and when
+// the host answered.
+type userDone struct {
+	err      error
+	answered time.Time
 }
 
 func (h handoffTarget) steps() string {
@@ -55,13 +67,16 @@ func (h handoffTarget) steps() string {
 }
 
 func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
-	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps()), func() (any, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps(), compactArgs(h.args)), func() (any, error) {
 		q := p.Sibling(p.Transport)
 		defer q.Close()
-		var stepErr error
+		// The handler runs on Playwright's goroutine: it reports on a
+		// channel, read once the call ended.
+		done := make(chan userDone, 1)
 		user := func(hf *glasstest.Handoff) glasstest.HandoffOutcome {
-			if err := doUserSteps(hf.Page(), h.user); err != nil {
-				stepErr = err
+			err := doUserSteps(hf, h.user)
+			done <- userDone{err: err, answered: time.Now()}
+			if err != nil {
 				return glasstest.HandoffFailed
 			}
 			return glasstest.HandoffCompleted
@@ -80,12 +95,23 @@ func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
 			return nil, err
 		}
 		r := pg.Do(h.action.ID, h.args)
+		ended := time.Now()
+		c := &userCall{requests: int(requests.Load())}
+		select {
+		case d := <-done:
+			c.stepErr = d.err
+			c.afterAnswer = ended.Sub(d.answered)
+		case <-time.After(userStepTimeout):
+			// The call ended while the steps went on (the runtime's own
+			// wait ran out): the host never answered it.
+		}
 		after, err := pg.Witness(false)
 		if err != nil {
 			return nil, err
 		}
-		return &userCall{Watched: &probe.Watched{Page: pg, Receipt: r, Before: before, After: after, DOMWitness: dom},
-			stepErr: stepErr, requests: int(requests.Load()), handoffs: pg.Harness.Handoffs()}, nil
+		c.Watched = &probe.Watched{Page: pg, Receipt: r, Before: before, After: after, DOMWitness: dom}
+		c.handoffs = pg.Harness.Handoffs()
+		return c, nil
 	})
 	if err != nil {
 		return nil, err
@@ -93,10 +119,23 @@ func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
 	return v.(*userCall), nil
 }
 
-// doUserSteps does the manifest's user steps on pg, each bounded.
-func doUserSteps(pg playwright.Page, steps []manifest.UserStep) error {
-	ms := playwright.Float(float64(userStepTimeout.Milliseconds()))
+// doUserSteps does the manifest's user steps on the hand-off's page, each
+// bounded, all within userStepsBudget, and none once the runtime's wait
+// for the user ran out.
+func doUserSteps(hf *glasstest.Handoff, steps []manifest.UserStep) error {
+	pg := hf.Page()
+	deadline := time.Now().Add(userStepsBudget)
 	for i, u := range steps {
+		left := time.Until(deadline)
+		select {
+		case <-hf.Expired():
+			return fmt.Errorf("user step %d (%s): the runtime's wait for the user ran out first", i+1, u)
+		default:
+		}
+		if left <= 0 {
+			return fmt.Errorf("user step %d (%s): the steps took more than %s together", i+1, u, userStepsBudget)
+		}
+		ms := playwright.Float(float64(min(left, userStepTimeout).Milliseconds()))
 		var err error
 		switch {
 		case u.Click != "":
@@ -117,7 +156,9 @@ func doUserSteps(pg playwright.Page, steps []manifest.UserStep) error {
 // user's steps: the user did the step and the host answered completed,
 // so the call must succeed — once the check it declares comes true, which
 // the slow server delays. Nil, with what was judged, when every one did;
-// a not-probed outcome when a step could not be done.
+// a not-probed outcome when a step could not be done, or when the runtime
+// polled the check for its whole timeout and it never came true (the
+// steps did not complete it).
 func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []string, error) {
 	var judged []string
 	for _, h := range hs {
@@ -132,8 +173,13 @@ func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []s
 		}
 		if !c.Receipt.Result.OK {
 			why := ""
-			if h.action.Expect != "" && c.Receipt.Code() == receipt.CodeHandoffFailed && c.requests > 0 {
-				why = fmt.Sprintf(" (the page's %d requests were answered %v late: a check polled until its timeout would have seen them land)", c.requests, probe.SlowResponse)
+			if h.action.Expect != "" && c.Receipt.Code() == receipt.CodeHandoffFailed && c.afterAnswer > 0 {
+				if c.afterAnswer >= userExpectTimeout*4/5 {
+					o := probe.NotProbed(fmt.Sprintf("%s, but its check (%s) did not come true within the %s the runtime polled it: the manifest's steps may not complete it", what, h.action.Expect, userExpectTimeout))
+					return &o, nil, nil
+				}
+				why = fmt.Sprintf(" %s after the answer, before the %s expectTimeoutMs the host passed ran out: the runtime did not poll the check until it came true (the page's %d requests were answered %v late)",
+					c.afterAnswer.Round(time.Millisecond), userExpectTimeout, c.requests, probe.SlowResponse)
 			}
 			o := probe.Failf("%s: want success, %s%s", what, probe.Got(c.Receipt), why).With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
 			return &o, nil, nil
@@ -165,4 +211,13 @@ func HandoffsDone(p *probe.Probe) ([]HandoffDone, error) {
 		}
 	}
 	return out, nil
+}
+
+// compactArgs is args as compact JSON, for a memo key.
+func compactArgs(args any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Sprint(args)
+	}
+	return string(b)
 }

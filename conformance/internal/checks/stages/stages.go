@@ -265,14 +265,6 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			break
 		}
 	}
-	o, done, err := userHandoffOutcome(p, users)
-	if err != nil {
-		return probe.Broken(err)
-	}
-	if o != nil {
-		return *o
-	}
-	judged = append(judged, done...)
 	for i, h := range hs {
 		answers := h.outcomes
 		if i == other {
@@ -315,6 +307,19 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			judged = append(judged, fmt.Sprintf("%s: %s → %s", h.where(), answer, want))
 		}
 	}
+	// Last, so that a user step the page does not allow (not probed)
+	// hides no failure of the other answers.
+	o, done, err := userHandoffOutcome(p, users)
+	if err != nil {
+		return probe.Broken(err)
+	}
+	if o != nil && len(judged) > 0 {
+		return o.With(probe.TextEvidence("answers probed", judged...))
+	}
+	if o != nil {
+		return *o
+	}
+	judged = append(judged, done...)
 	return probe.Pass().With(probe.TextEvidence("answers probed", judged...))
 }
 

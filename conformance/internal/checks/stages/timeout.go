@@ -53,10 +53,10 @@ func declaredTimeout(p *probe.Probe, sc manifest.Scenario) (*probe.Outcome, stri
 // host's option wins, so EXPECTATION_FAILED must come sooner.
 const shortExpectTimeout = 100 * time.Millisecond
 
-// shortWindow is the least a call with shortExpectTimeout must save on
-// one polling for want: half of what it should save (want minus
-// shortExpectTimeout), so that a loaded machine's slower call does not
-// count as a runtime that polled for the declared timeout anyway.
+// shortWindow is half the least timeout in force that the comparison
+// with shortExpectTimeout is made for (1 s): below it the saving it looks
+// for, half of want minus shortExpectTimeout, is too small to tell from a
+// loaded machine's slower call.
 const shortWindow = time.Second / 2
 
 // shorterTimeout calls sc with expectTimeoutMs shortExpectTimeout and
