@@ -592,7 +592,7 @@ func (s *source) scenarios(list []scenarioDoc, field string, flow bool, outcomes
 }
 
 // maxUserSteps bounds a hand-off's user steps.
-const maxUserSteps = 20
+const maxUserSteps = 20 // not a contract bound
 
 // userSteps checks a hand-off's user steps: each one of click, fill and
 // select with a selector, and value exactly with fill and select.
