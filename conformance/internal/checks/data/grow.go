@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/receipt"
@@ -157,7 +158,7 @@ func growAndRead(p *probe.Probe, listers []lister) (*probe.Outcome, []string, er
 		if json.Unmarshal(r.Result.Data, &v) != nil {
 			continue
 		}
-		what := fmt.Sprintf("%s with %s, once %d calls of %s made the page hold %d records", l.action.ID, compactJSON(args), calls, grower.Action.ID, held)
+		what := fmt.Sprintf("%s with %s, once %d calls of %s made the page hold %d records", l.action.ID, judge.JSONText(args), calls, grower.Action.ID, held)
 		if pr := dataProblem(v, 0, ""); pr != "" {
 			o := probe.Failf("%s: data %s", what, pr).With(probe.ReceiptEvidence("receipt", r))
 			return &o, nil, nil
@@ -167,12 +168,4 @@ func growAndRead(p *probe.Probe, listers []lister) (*probe.Outcome, []string, er
 		}
 	}
 	return nil, judged, nil
-}
-
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }

@@ -1,10 +1,10 @@
 package stages
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
@@ -67,7 +67,7 @@ func (h handoffTarget) steps() string {
 }
 
 func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
-	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps(), compactArgs(h.args)), func() (any, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps(), judge.JSONText(h.args)), func() (any, error) {
 		q := p.Sibling(p.Transport)
 		defer q.Close()
 		// The handler runs on Playwright's goroutine: it reports on a
@@ -211,13 +211,4 @@ func HandoffsDone(p *probe.Probe) ([]HandoffDone, error) {
 		}
 	}
 	return out, nil
-}
-
-// compactArgs is args as compact JSON, for a memo key.
-func compactArgs(args any) string {
-	b, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Sprint(args)
-	}
-	return string(b)
 }
