@@ -208,7 +208,7 @@ var Rules = withDefaults([]Rule{
 		Party: Runtime,
 		Must:  "After revealing a target, a runtime MUST let the page settle and check visibility again on the target as it is then, and MUST fail with ACTION_UNAVAILABLE when it is still not visible.",
 		Seed:  "000_3e7eae751e5cbc0b.txt › \"Make the target usable\"",
-		Needs: "a manifest naming, under reveals, an element action whose reveal shows its target (perhaps re-rendered) and one whose reveal leaves it hidden",
+		Needs: "a manifest naming, under reveals, an element action whose reveal shows its target (perhaps re-rendered) and one whose reveal leaves it hidden; on any page, an element action whose call reaches a control that is there again after it, called twice on one page (the second call must check the target as it is then, not one an earlier call found)",
 	},
 	{
 		ID:    "unavailable.reason",

@@ -128,3 +128,73 @@ const DeclaredWatch = `() => {
   };
   new MutationObserver(grab).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 }`
+
+// TargetSig is the script's function that names an element by what
+// identifies it — its tag and stable attributes (id, name, type, role,
+// for, href, data-*; aria-label on the element itself), the element's and
+// each ancestor's up to the body — leaving out what a call may change (a
+// class, a value, a checked state).
+const targetSig = `const sig = (el) => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1 && n !== document.body; n = n.parentElement) {
+      const keep = [];
+      for (const a of Array.from(n.attributes)) {
+        const k = a.name;
+        if (k === "id" || k === "name" || k === "type" || k === "role" || k === "for" || k === "href" || k.startsWith("data-") || (n === el && k === "aria-label")) keep.push(k + "=" + a.value);
+      }
+      keep.sort();
+      parts.push(String(n.tagName).toLowerCase() + "[" + keep.join("][") + "]");
+    }
+    return parts.join("<");
+  };
+  const withSig = (s, tag) => Array.from(document.getElementsByTagName(tag)).filter((e) => sig(e) === s);`
+
+// TargetWatch makes the page keep what names the element the first input
+// event of the call reached (its signature, targetSig), and whether no
+// other element of the page had the same one: the target of an element
+// action the runtime executes through its control.
+const TargetWatch = `() => {
+  ` + targetSig + `
+  const w = { seen: false, sig: "", tag: "", unique: false };
+  Object.defineProperty(window, "__glassTarget", { value: w, configurable: true });
+  const grab = (ev) => {
+    if (w.seen) return;
+    w.seen = true;
+    try {
+      const t = ev && ev.target;
+      if (!t || t.nodeType !== 1) return;
+      w.tag = String(t.tagName).toLowerCase();
+      w.sig = sig(t);
+      w.unique = withSig(w.sig, w.tag).length === 1;
+    } catch (e) {
+      w.sig = "";
+    }
+  };
+  for (const t of ` + InputEvents + `) window.addEventListener(t, grab, true);
+}`
+
+// ReadTarget reads what TargetWatch kept, as JSON text.
+const ReadTarget = `() => JSON.stringify(window.__glassTarget || { seen: false })`
+
+// TargetNow finds, by the signature TargetWatch kept ([sig, tag]), the
+// one element that has it now, and says whether a user could use it
+// where it is: in the document, rendered with a size, inside the
+// viewport, not covered at its centre, not disabled or inert. As JSON
+// text: {found, usable, why}.
+const TargetNow = `([s, tag]) => {
+  ` + targetSig + `
+  const all = withSig(s, tag);
+  if (all.length !== 1) return JSON.stringify({ found: all.length, usable: false, why: all.length + " elements have its signature" });
+  const el = all[0];
+  const out = (why) => JSON.stringify({ found: 1, usable: why === "", why });
+  const cs = getComputedStyle(el);
+  if (cs.display === "none" || cs.visibility !== "visible" || el.getClientRects().length === 0) return out("not rendered");
+  const r = el.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0) return out("no size");
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return out("outside the viewport");
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !(hit === el || el.contains(hit) || (hit.control && hit.control === el))) return out("covered");
+  if (el.matches(":disabled") || el.closest("[inert]") || el.closest("[aria-disabled=true]")) return out("disabled");
+  return out("");
+}`
