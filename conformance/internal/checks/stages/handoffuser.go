@@ -7,6 +7,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/slow"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 
@@ -16,7 +17,7 @@ import (
 // A hand-off the manifest names with the user's steps (handoffs, outcome
 // completed, user): the probe plays the user — it does the steps on the
 // page with real input, then the host answers completed — while the page's
-// server answers every fetch and XMLHttpRequest probe.SlowResponse late.
+// server answers every fetch and XMLHttpRequest slow.Response late.
 // Work the user's step started through the server (a code sent for
 // checking) is then still under way when the answer reaches the runtime,
 // so a runtime that looks at the hand-off's check once, instead of polling
@@ -86,7 +87,7 @@ func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
 		if err != nil {
 			return nil, err
 		}
-		requests, err := pg.SlowServer()
+		requests, err := slow.Server(pg)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +180,7 @@ func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []s
 					return &o, nil, nil
 				}
 				why = fmt.Sprintf(" %s after the answer, before the %s expectTimeoutMs the host passed ran out: the runtime did not poll the check until it came true (the page's %d requests were answered %v late)",
-					c.afterAnswer.Round(time.Millisecond), userExpectTimeout, c.requests, probe.SlowResponse)
+					c.afterAnswer.Round(time.Millisecond), userExpectTimeout, c.requests, slow.Response)
 			}
 			o := probe.Failf("%s: want success, %s%s", what, probe.Got(c.Receipt), why).With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
 			return &o, nil, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/conformance/internal/slow"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -680,28 +681,28 @@ func Settle(p *probe.Probe) probe.Outcome {
 		}
 		// Again, with the server answering late: work the handler
 		// started through the server now outlasts a few quiet frames.
-		slow, err := p.SlowCall(e)
+		sl, err := slow.Call(p, e)
 		if err != nil {
 			res := probe.Broken(err)
 			o = &res
 			return false
 		}
 		switch {
-		case slow.Requests == 0 || !slow.ByRuntime:
+		case sl.Requests == 0 || !sl.ByRuntime:
 			return true
-		case slow.Settled == nil:
-			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, probe.SlowResponse, probe.Got(slow.Receipt)))
+		case sl.Settled == nil:
+			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, slow.Response, probe.Got(sl.Receipt)))
 			return true
 		}
-		if pr := judge.ChangesProblem(slow.Receipt, slow.Before.Snap, slow.Settled.Snap); pr != "" {
-			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, probe.SlowResponse, pr).
-				With(probe.ReceiptEvidence("receipt", slow.Receipt),
-					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(slow.Before.Snap, slow.Settled.Snap)...),
-					probe.SnapshotEvidence("snapshot once the page settled", slow.Settled.Snap))
+		if pr := judge.ChangesProblem(sl.Receipt, sl.Before.Snap, sl.Settled.Snap); pr != "" {
+			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, slow.Response, pr).
+				With(probe.ReceiptEvidence("receipt", sl.Receipt),
+					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(sl.Before.Snap, sl.Settled.Snap)...),
+					probe.SnapshotEvidence("snapshot once the page settled", sl.Settled.Snap))
 			o = &res
 			return false
 		}
-		judged = append(judged, fmt.Sprintf("%s with the server answering %v late (%d requests)", e.Action.ID, probe.SlowResponse, slow.Requests))
+		judged = append(judged, fmt.Sprintf("%s with the server answering %v late (%d requests)", e.Action.ID, slow.Response, sl.Requests))
 		return true
 	})
 	if o := probe.VerdictOf(err, o); o != nil {
