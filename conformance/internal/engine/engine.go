@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,6 +115,9 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 		for _, rule := range audits {
 			runOne(rule, tr)
 		}
+	}
+	if note := selfChangeNote(s.Probe(glasstest.TransportBridge).SelfChanging()); note != "" {
+		rep.Notes = append(rep.Notes, note)
 	}
 	if cfg.CallFindings {
 		var notes []string
@@ -248,3 +252,29 @@ const readyRule = "protocol.ready"
 // receiptRule is the rule a runtime that never answers breaks: execute
 // and resume must resolve to a receipt (probe.Probe.Silent).
 const receiptRule = "protocol.receipt"
+
+// selfChangeNote says which elements the page changed by itself, idle
+// (probe.Probe.SelfChanging), and what the run made of them; empty when
+// none.
+func selfChangeNote(masks []any) string {
+	if len(masks) == 0 {
+		return ""
+	}
+	var names []string
+	for _, m := range masks {
+		mm, _ := m.(map[string]any)
+		path, _ := mm["path"].([]any)
+		switch id, _ := mm["id"].(string); {
+		case id != "":
+			names = append(names, "#"+report.Clip(id, 40))
+		case len(path) == 0:
+			names = append(names, "the whole body")
+		default:
+			names = append(names, fmt.Sprintf("the element at %v under the body", path))
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return "the page changes by itself with no call in flight (" + strings.Join(names, ", ") + "): the DOM witnesses leave it out, the accessibility tree witnesses no call, and the settle wait does not wait for it (docs/conformance.md)"
+}

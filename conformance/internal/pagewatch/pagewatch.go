@@ -79,12 +79,19 @@ const Timeline = `([maxStates, maxBytes]) => {
 // visible page, for quietFrames animation frames, or after maxMs: the
 // harness's own wait for the page to settle. The frames keep the wait
 // long enough on a machine so busy that frames come slowly, where work
-// the page schedules by frames outlasts any number of milliseconds.
-const Quiet = `([quietMs, quietFrames, maxMs]) => new Promise((resolve) => {
+// the page schedules by frames outlasts any number of milliseconds. A
+// change inside an element of masks (SelfChange's: the page changes it
+// by itself, a clock) does not count.
+const Quiet = `([quietMs, quietFrames, maxMs, masks]) => new Promise((resolve) => {
+  ` + MaskFind + `
   const start = performance.now();
   let last = start, frames = 0, done = false;
   const counting = document.visibilityState === "visible";
-  const mo = new MutationObserver(() => { last = performance.now(); frames = 0; });
+  const own = (r) => {
+    const el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+    return el && (masks || []).some((m) => { const x = document.body && maskFind(document.body, m); return x && x.contains(el); });
+  };
+  const mo = new MutationObserver((records) => { if (records.some((r) => !own(r))) { last = performance.now(); frames = 0; } });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   if (counting) {
     const onFrame = () => { if (!done) { frames++; requestAnimationFrame(onFrame); } };
@@ -198,3 +205,44 @@ const TargetNow = `([s, tag]) => {
   if (el.matches(":disabled") || el.closest("[inert]") || el.closest("[aria-disabled=true]")) return out("disabled");
   return out("");
 }`
+
+// MaskFind is the scripts' function that finds a self-changing element
+// (SelfChange) under root (the body, or a copy of it): by its id, else
+// by its place among its parents' children (none: root).
+const MaskFind = `const maskFind = (root, m) => {
+    if (m.id) return root.querySelector("#" + CSS.escape(m.id));
+    let n = root;
+    for (const i of (m.path || [])) { n = n && n.children[i]; }
+    return n || null;
+  };`
+
+// SelfChange watches an idle page for forMs ([forMs]) and names, as JSON
+// text, each element whose content or attributes changed with no call in
+// flight (a clock, a ticker, a carousel): {id} when its id is the page's
+// only one, else {path}, its place under the body. More than max
+// elements, or the body itself, is the body ({path: []}).
+const SelfChange = `([forMs, max]) => new Promise((resolve) => {
+  const seen = new Set();
+  const note = (records) => {
+    for (const r of records) {
+      const el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+      if (el && document.body && document.body.contains(el)) seen.add(el);
+    }
+  };
+  const mo = new MutationObserver(note);
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  setTimeout(() => {
+    note(mo.takeRecords());
+    mo.disconnect();
+    const out = [];
+    for (const el of seen) {
+      if (Array.from(seen).some((o) => o !== el && o.contains(el))) continue;
+      if (el === document.body || out.length >= max) return resolve(JSON.stringify([{ path: [] }]));
+      if (el.id && document.querySelectorAll("#" + CSS.escape(el.id)).length === 1) { out.push({ id: el.id }); continue; }
+      const path = [];
+      for (let n = el; n !== document.body; n = n.parentElement) path.unshift(Array.prototype.indexOf.call(n.parentElement.children, n));
+      out.push({ path });
+    }
+    resolve(JSON.stringify(out));
+  }, forMs);
+})`

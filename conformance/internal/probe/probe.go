@@ -15,6 +15,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/pagewatch"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -307,24 +308,32 @@ type DOMState struct {
 	Controls string `json:"controls"`
 }
 
-const domScript = `() => {
+const domScript = `(masks) => {
   const body = document.body;
   if (!body) return JSON.stringify({ html: "", elements: 0, text: "" });
-  const clone = body.cloneNode(true);
+  ` + pagewatch.MaskFind + `
+  const own = body.cloneNode(true);
+  for (const x of (masks || []).map((m) => maskFind(own, m))) {
+    if (x === own) own.replaceChildren();
+    else if (x) x.replaceWith(document.createElement(x.tagName));
+  }
+  const clone = own.cloneNode(true);
   for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
   const controls = Array.from(body.querySelectorAll("input, textarea, select"), (c) => (c.name || c.id || c.tagName) + "=" + JSON.stringify([c.value, !!c.checked]));
-  return JSON.stringify({ html: body.innerHTML, elements: body.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
+  return JSON.stringify({ html: own.innerHTML, elements: own.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
 }`
 
 // Witness reads the page; the accessibility tree, the costliest part, only
-// when aria is true.
+// when aria is true and the page changes nothing by itself
+// (SelfChanging, whose elements the DOM's reading leaves out).
 func (pg *Page) Witness(aria bool) (*Witness, error) {
 	snap, err := pg.Snapshot()
 	if err != nil {
 		return nil, err
 	}
 	w := &Witness{Snap: snap}
-	v, err := pg.Evaluate(domScript, nil)
+	masks := pg.p.SelfChanging()
+	v, err := pg.Evaluate(domScript, masks)
 	if err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
@@ -332,7 +341,7 @@ func (pg *Page) Witness(aria bool) (*Witness, error) {
 	if err := json.Unmarshal([]byte(text), &w.DOM); err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
-	if !aria {
+	if !aria || len(masks) > 0 {
 		return w, nil
 	}
 	tree, err := pg.Harness.AriaSnapshot("body")
@@ -357,12 +366,13 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	v, err := pg.Evaluate(`() => document.body ? document.body.innerHTML : ""`, nil)
+	v, err := pg.Evaluate(domScript, pg.p.SelfChanging())
 	if err != nil {
 		return nil, false, fmt.Errorf("read the DOM: %w", err)
 	}
-	html, _ := v.(string)
-	return w, html == w.DOM.HTML, nil
+	var again DOMState
+	text, _ := v.(string)
+	return w, json.Unmarshal([]byte(text), &again) == nil && again.HTML == w.DOM.HTML, nil
 }
 
 // Unchanged compares two witnesses and describes every difference: in the

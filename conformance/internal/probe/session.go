@@ -253,6 +253,12 @@ func NewSession(url string, b *glasstest.Browser, cfg Config) (*Session, error) 
 		s.closePool()
 		return nil, err
 	}
+	if s.base != nil && s.ahead != nil {
+		// What the page changes by itself, watched while the first checks
+		// start.
+		s.background.Add(1)
+		go func() { defer s.background.Done(); s.Probe(glasstest.TransportBridge).SelfChanging() }()
+	}
 	return s, nil
 }
 

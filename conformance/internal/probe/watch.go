@@ -127,9 +127,10 @@ const (
 	QuietMax = 5 * time.Second
 )
 
-// WaitQuiet waits, within QuietMax, for the page's DOM to go quiet.
+// WaitQuiet waits, within QuietMax, for the page's DOM to go quiet (but
+// for what it changes by itself: SelfChanging).
 func (pg *Page) WaitQuiet() error {
-	_, err := pg.Harness.EvaluateWithin(QuietMax+pg.Probe().CallTimeout(), pagewatch.Quiet, []int{int(QuietFor.Milliseconds()), 20, int(QuietMax.Milliseconds())})
+	_, err := pg.Harness.EvaluateWithin(QuietMax+pg.Probe().CallTimeout(), pagewatch.Quiet, []any{int(QuietFor.Milliseconds()), 20, int(QuietMax.Milliseconds()), pg.p.SelfChanging()})
 	if err != nil {
 		return fmt.Errorf("wait for the page to go quiet: %w", err)
 	}

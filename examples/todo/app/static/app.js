@@ -11,6 +11,16 @@
   let editing = null; // the id of the task in the edit dialog
   const toasts = [];
   const faults = new Set((new URLSearchParams(location.search).get("fault") || "").split(",").filter(Boolean));
+  // A fault switch: a clock in the header that ticks four times a second,
+  // outside the page model (what a page changes by itself).
+  if (faults.has("clock")) {
+    const clock = document.createElement("span");
+    clock.id = "clock";
+    document.querySelector("header").append(clock);
+    const tick = () => { clock.textContent = new Date().toISOString(); };
+    tick();
+    setInterval(tick, 250);
+  }
   const PRIORITIES = ["low", "normal", "high"];
   // How many times each action's handler ran, by action id: what the
   // conformance suite reads to see that a failed call was not retried
