@@ -75,7 +75,7 @@ func (s *Set) Hide(f report.Finding) report.Finding {
 	// of its letters (fullwidth and mathematical capitals too) and
 	// reversed; and what a cut left of one next to the cut mark.
 	set := scrub.NewAnyCase(values...)
-	replace := func(t string) string { return set.ReplaceString(t, Leaked) }
+	replace := func(t string) string { return set.ReplaceString(unescapeHTMLInJSON(t), Leaked) }
 	f.Message = replace(f.Message)
 	if f.Evidence != nil {
 		ev := make([]report.Evidence, len(f.Evidence))
@@ -122,4 +122,42 @@ func (s *Set) Short() string {
 	v := "Q" + string(letters[int(b[0])%len(letters)]) + string(letters[int(b[1])%len(letters)])
 	s.Remember(v)
 	return v
+}
+
+// unescapeHTMLInJSON writes back the characters Go's JSON encoder escapes
+// for HTML — \u0026, \u003c, \u003e, in any case of their hex — as &, <
+// and >, which JSON text holds as they are. A message that quotes the
+// page's text through json.Marshal would otherwise add a level of
+// escaping to a value the page spelt with character references (&amp;lt;
+// becomes \u0026amp;lt;), one the scrubber does not undo. A backslash
+// escaped itself (\\u0026, the text \u0026) is left alone.
+func unescapeHTMLInJSON(t string) string {
+	if !strings.Contains(t, `\u00`) && !strings.Contains(t, `\U00`) {
+		return t
+	}
+	var b strings.Builder
+	for i := 0; i < len(t); i++ {
+		if t[i] == '\\' && i+5 < len(t) && (t[i+1] == 'u' || t[i+1] == 'U') {
+			switch strings.ToLower(t[i+2 : i+6]) {
+			case "0026":
+				b.WriteByte('&')
+				i += 5
+				continue
+			case "003c":
+				b.WriteByte('<')
+				i += 5
+				continue
+			case "003e":
+				b.WriteByte('>')
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte(t[i])
+		if t[i] == '\\' && i+1 < len(t) {
+			i++ // an escaped character: \\ is a backslash, not the start of an escape
+			b.WriteByte(t[i])
+		}
+	}
+	return b.String()
 }

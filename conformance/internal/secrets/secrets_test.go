@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
@@ -115,5 +116,29 @@ func TestWhatACutLeftOfASecretIsHidden(t *testing.T) {
 		if f := s.Hide(report.Finding{Message: kept}); f.Message != kept {
 			t.Errorf("%q was changed to %q", kept, f.Message)
 		}
+	}
+}
+
+// TestAFindingThatQuotesThePageThroughJSONHidesItsSecret: a page that
+// spells the secret's middle with character references two levels deep
+// (&amp;lt;&amp;amp;), quoted in a finding through json.Marshal, which
+// escapes & as \u0026, is hidden (an outside audit's attack: the
+// webmcp.agrees finding showed it); a backslash the page escaped itself
+// is left as it was.
+func TestAFindingThatQuotesThePageThroughJSONHidesItsSecret(t *testing.T) {
+	var s Set
+	v := s.Fresh()
+	spelt := strings.Replace(v, Middle, "&amp;lt;&amp;amp;", 1)
+	quoted, err := json.Marshal("Log in " + spelt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Hide(report.Finding{Message: "the receipts differ: " + string(quoted) + ` and "a\\u0026b"`})
+	digits := strings.Replace(strings.TrimPrefix(v, Prefix), Middle, "", 1)
+	if strings.Contains(strings.ToLower(f.Message), digits[2:10]) || !strings.Contains(f.Message, Leaked) {
+		t.Errorf("the finding shows the secret spelt through JSON: %q", f.Message)
+	}
+	if !strings.Contains(f.Message, `"a\\u0026b"`) {
+		t.Errorf("an escaped backslash was taken for an escape: %q", f.Message)
 	}
 }
