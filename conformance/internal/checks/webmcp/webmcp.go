@@ -643,8 +643,8 @@ func Agrees(p *probe.Probe) probe.Outcome {
 	defer bridge.Close()
 	defer webmcp.Close()
 	var judged, notCompared []string
-	compare := func(what string, a, b *receipt.Receipt) *probe.Outcome {
-		if d := receiptDifference(a, b); d != "" {
+	compare := func(what string, a, b *receipt.Receipt, own map[string]bool) *probe.Outcome {
+		if d := receiptDifference(a, b, own); d != "" {
 			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s (the same call on two fresh pages; if the page's loads share one store, other pages' calls make them differ too: docs/runtime.md, \"Seeding data for tests\")", what, d).
 				With(probe.ReceiptEvidence("over the bridge", a), probe.ReceiptEvidence("over WebMCP", b))
 			return &o
@@ -667,18 +667,31 @@ func Agrees(p *probe.Probe) probe.Outcome {
 			notCompared = append(notCompared, fmt.Sprintf("%s: the harness wrote the receipt (bridge: %s; webmcp: %s)", pl.Action.ID, probe.Got(a.Receipt), probe.Got(b.Receipt)))
 			continue
 		}
-		if receiptDifference(a.Receipt, b.Receipt) != "" {
+		var own map[string]bool
+		if receiptDifference(a.Receipt, b.Receipt, nil) != "" {
 			// A difference counts when a second pair of calls repeats it:
 			// the page's own timing can end one call differently once.
-			if a, err = bridge.CallAgain(pl); err != nil {
+			a2, err := bridge.CallAgain(pl)
+			if err != nil {
 				return probe.Broken(err)
 			}
-			if b, err = webmcp.CallAgain(pl); err != nil {
+			b2, err := webmcp.CallAgain(pl)
+			if err != nil {
 				return probe.Broken(err)
 			}
+			// What differs between two calls over one transport is the
+			// page's own (an order number its server draws for each
+			// call), not the transport's.
+			own = map[string]bool{}
+			receiptDifferences(a.Receipt, a2.Receipt, own)
+			receiptDifferences(b.Receipt, b2.Receipt, own)
+			a, b = a2, b2
 		}
-		if o := compare(pl.Action.ID, a.Receipt, b.Receipt); o != nil {
+		if o := compare(pl.Action.ID, a.Receipt, b.Receipt, own); o != nil {
 			return *o
+		}
+		if len(own) > 0 {
+			notCompared = append(notCompared, fmt.Sprintf("%s: %s, which differ between two calls over one transport (the page's own)", pl.Action.ID, strings.Join(slices.Sorted(maps.Keys(own)), ", ")))
 		}
 	}
 	for _, kind := range agreementKinds {
@@ -697,7 +710,7 @@ func Agrees(p *probe.Probe) probe.Outcome {
 			}
 			continue
 		}
-		if o := compare(a.Call.Describe, a.Receipt, b.Receipt); o != nil {
+		if o := compare(a.Call.Describe, a.Receipt, b.Receipt, nil); o != nil {
 			return *o
 		}
 	}
@@ -713,14 +726,32 @@ func Agrees(p *probe.Probe) probe.Outcome {
 
 // receiptDifference describes the first difference between two receipts,
 // apart from executionId, tickets, resume handles and absolute revisions
-// (the revision's step is compared): each call gets fresh ones.
-func receiptDifference(a, b *receipt.Receipt) string {
+// (the revision's step is compared): each call gets fresh ones; and apart
+// from the paths of skip.
+func receiptDifference(a, b *receipt.Receipt, skip map[string]bool) string {
 	x, err1 := comparable(a)
 	y, err2 := comparable(b)
 	if err := errors.Join(err1, err2); err != nil {
 		return err.Error()
 	}
-	return jsonDifference("", x, y)
+	return jsonDifference("", x, y, skip)
+}
+
+// receiptDifferences adds to paths every path where two receipts differ
+// (receiptDifference, one difference after another).
+func receiptDifferences(a, b *receipt.Receipt, paths map[string]bool) {
+	x, err1 := comparable(a)
+	y, err2 := comparable(b)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	for len(paths) < 50 {
+		path := ""
+		if jsonDifferenceAt(&path, "", x, y, paths) == "" {
+			return
+		}
+		paths[path] = true
+	}
 }
 
 func comparable(r *receipt.Receipt) (map[string]any, error) {
@@ -763,8 +794,20 @@ func comparable(r *receipt.Receipt) (map[string]any, error) {
 	return m, nil
 }
 
-// jsonDifference names the first path where two JSON values differ.
-func jsonDifference(path string, a, b any) string {
+// jsonDifference names the first path where two JSON values differ,
+// leaving out the paths of skip.
+func jsonDifference(path string, a, b any, skip map[string]bool) string {
+	var at string
+	return jsonDifferenceAt(&at, path, a, b, skip)
+}
+
+// jsonDifferenceAt is jsonDifference, and sets *at to the difference's
+// path.
+func jsonDifferenceAt(at *string, path string, a, b any, skip map[string]bool) string {
+	if skip[path] {
+		return ""
+	}
+	*at = path
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -772,7 +815,7 @@ func jsonDifference(path string, a, b any) string {
 			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(judge.JSONText(a), 80), report.Clip(judge.JSONText(b), 80))
 		}
 		for _, k := range slices.Sorted(maps.Keys(judge.MergeKeys(x, y))) {
-			if d := jsonDifference(path+"/"+k, x[k], y[k]); d != "" {
+			if d := jsonDifferenceAt(at, path+"/"+k, x[k], y[k], skip); d != "" {
 				return d
 			}
 		}
@@ -783,7 +826,7 @@ func jsonDifference(path string, a, b any) string {
 			return fmt.Sprintf("%s is %s over the bridge, %s over WebMCP", params.PathOr(path), report.Clip(judge.JSONText(a), 80), report.Clip(judge.JSONText(b), 80))
 		}
 		for i := range x {
-			if d := jsonDifference(fmt.Sprintf("%s/%d", path, i), x[i], y[i]); d != "" {
+			if d := jsonDifferenceAt(at, fmt.Sprintf("%s/%d", path, i), x[i], y[i], skip); d != "" {
 				return d
 			}
 		}

@@ -65,15 +65,15 @@ func TestReceiptDifferenceIgnoresWhatTransportsMayDiffer(t *testing.T) {
 	for i := range b.Confirmations {
 		b.Confirmations[i].Ticket = "tk_other"
 	}
-	if d := receiptDifference(a, b); d != "" {
+	if d := receiptDifference(a, b, nil); d != "" {
 		t.Errorf("receipts that differ only in executionId, tickets and absolute revisions: %s", d)
 	}
 	b.Revision.After++
-	if d := receiptDifference(a, b); !strings.Contains(d, "/revision/step") {
+	if d := receiptDifference(a, b, nil); !strings.Contains(d, "/revision/step") {
 		t.Errorf("a different revision step: %q", d)
 	}
 	c, _ := runtimeReceipt(t, "remove-t9-denied.receipt.json")
-	if d := receiptDifference(a, c); d == "" {
+	if d := receiptDifference(a, c, nil); d == "" {
 		t.Error("an approved and a denied receipt compare equal")
 	}
 
@@ -84,11 +84,11 @@ func TestReceiptDifferenceIgnoresWhatTransportsMayDiffer(t *testing.T) {
 	if bridge.Result.Resume == webmcp.Result.Resume || bridge.Result.Resume == "" {
 		t.Fatalf("want two different resume handles, got %q and %q", bridge.Result.Resume, webmcp.Result.Resume)
 	}
-	if d := receiptDifference(bridge, webmcp); d != "" {
+	if d := receiptDifference(bridge, webmcp, nil); d != "" {
 		t.Errorf("one failed flow over both transports: %s", d)
 	}
 	webmcp.Result.Resume = ""
-	if d := receiptDifference(bridge, webmcp); !strings.Contains(d, "/result/resume") {
+	if d := receiptDifference(bridge, webmcp, nil); !strings.Contains(d, "/result/resume") {
 		t.Errorf("a failed flow that offers no resume handle over WebMCP: %q", d)
 	}
 }
@@ -127,5 +127,30 @@ func TestToolsProblemComparesToolsWithTheSnapshot(t *testing.T) {
 	delete(missing, "sign_in")
 	if pr := toolsProblem(snap, missing); !strings.Contains(pr, "declared but not registered sign_in") {
 		t.Errorf("a declared action with no tool: %q", pr)
+	}
+}
+
+// TestWhatDiffersBetweenTwoCallsOverOneTransportIsThePagesOwn: a value
+// that differs between two calls over the same transport (an order
+// number the page's server draws for each call, an outside adopter's
+// false FAIL) is left out of the comparison of the transports; any
+// other difference still counts.
+func TestWhatDiffersBetweenTwoCallsOverOneTransportIsThePagesOwn(t *testing.T) {
+	a, _ := runtimeReceipt(t, "remove-t9-approved.receipt.json")
+	again, _ := runtimeReceipt(t, "remove-t9-approved.receipt.json")
+	again.Result.Action.Description = "Placed order o-828dc8"
+	own := map[string]bool{}
+	receiptDifferences(a, again, own)
+	if !own["/result/action/description"] || len(own) != 1 {
+		t.Fatalf("the paths that differ between two calls: %v, want /result/action/description", own)
+	}
+	b, _ := runtimeReceipt(t, "remove-t9-approved.receipt.json")
+	b.Result.Action.Description = "Placed order o-76586d"
+	if d := receiptDifference(a, b, own); d != "" {
+		t.Errorf("a difference at a path of the page's own counted: %s", d)
+	}
+	b.Revision = &receipt.Revision{Before: a.Revision.Before, After: a.Revision.After + 1}
+	if d := receiptDifference(a, b, own); !strings.Contains(d, "/revision/step") {
+		t.Errorf("a difference elsewhere did not count: %q", d)
 	}
 }
