@@ -67,8 +67,10 @@ func (h handoffTarget) steps() string {
 	return s
 }
 
-func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
-	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps(), judge.JSONText(h.args)), func() (any, error) {
+// userHandoff makes h's call, does the user's steps when the runtime
+// asks, and answers status once they are done.
+func userHandoff(p *probe.Probe, h handoffTarget, status glasstest.HandoffOutcome) (*userCall, error) {
+	v, err := p.Memo(fmt.Sprintf("%s|handoff-user|%s|%s|%s|%s|%s", p.Transport, h.action.ID, h.url, h.steps(), judge.JSONText(h.args), status), func() (any, error) {
 		q := p.Sibling(p.Transport)
 		defer q.Close()
 		// The handler runs on Playwright's goroutine: it reports on a
@@ -80,7 +82,7 @@ func userHandoff(p *probe.Probe, h handoffTarget) (*userCall, error) {
 			if err != nil {
 				return glasstest.HandoffFailed
 			}
-			return glasstest.HandoffCompleted
+			return status
 		}
 		pg, err := q.Open(h.url, glasstest.Deny(), glasstest.ExpectTimeout(userExpectTimeout), glasstest.HandoffTimeout(userHandoffTimeout), glasstest.HandoffWith(user),
 			glasstest.Timeout(userHandoffTimeout+userExpectTimeout+q.CallTimeout()))
@@ -163,7 +165,7 @@ func doUserSteps(hf *glasstest.Handoff, steps []manifest.UserStep) error {
 func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []string, error) {
 	var judged []string
 	for _, h := range hs {
-		c, err := userHandoff(p, h)
+		c, err := userHandoff(p, h, glasstest.HandoffCompleted)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -186,6 +188,21 @@ func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []s
 			return &o, nil, nil
 		}
 		judged = append(judged, what+" → success")
+		// The same, answered with completed spelt another way: a status
+		// that is none of the four fails, whatever the user did.
+		c, err = userHandoff(p, h, glasstest.HandoffOutcome(nearHandoffStatus))
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.stepErr != nil {
+			continue
+		}
+		if c.Receipt.Code() != receipt.CodeHandoffFailed || c.Receipt.FailurePhase() != receipt.PhaseDispatch {
+			o := probe.Failf("%s: the user did the step (%s) and the host answered %q, a status that is none of the four: want HANDOFF_FAILED at phase dispatch, %s", h.where(), h.steps(), nearHandoffStatus, probe.Got(c.Receipt)).
+				With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
+			return &o, nil, nil
+		}
+		judged = append(judged, fmt.Sprintf("%s: the user did the step and the host answered %q → HANDOFF_FAILED", h.where(), nearHandoffStatus))
 	}
 	return nil, judged, nil
 }
@@ -203,7 +220,7 @@ type HandoffDone struct {
 func HandoffsDone(p *probe.Probe) ([]HandoffDone, error) {
 	var out []HandoffDone
 	for _, h := range userTargets(p) {
-		c, err := userHandoff(p, h)
+		c, err := userHandoff(p, h, glasstest.HandoffCompleted)
 		if err != nil {
 			return nil, err
 		}
