@@ -291,6 +291,9 @@ func (a *receiptScan) exercise(n int) error {
 
 func RecoveryStrategy(p *probe.Probe) probe.Outcome {
 	refuseEachAction(p)
+	if bad := retrySafeUnknownID(p); bad != nil {
+		return *bad
+	}
 	if bad, _ := retrySafeOnlyIdempotent(p); bad != nil {
 		return *bad
 	}

@@ -139,3 +139,39 @@ func retryCandidates(cands []receipt.ActionInfo, idem map[string]bool) []receipt
 	}
 	return append(first, rest...)
 }
+
+// retrySafeUnknownID judges envelope.recovery-strategy under the
+// safe-retry policy where no action is involved: a call of an id the page
+// does not declare, with options.retry "safe", fails ACTION_NOT_FOUND of
+// no action, so of none the page declares idempotent, and its
+// recoveryStrategy stays none (an outside audit's runtime gave retry_safe
+// to every failure that did not start). Its receipt stays out of the
+// run's record. Nil when it does, or the runtime did not answer.
+func retrySafeUnknownID(p *probe.Probe) *probe.Outcome {
+	v, err := p.Memo(string(p.Transport)+"|retrySafe-unknown", func() (any, error) {
+		pg, err := p.Open("", glasstest.Deny())
+		if err != nil {
+			return nil, err
+		}
+		defer pg.Close()
+		r, byRuntime := pg.Answered(pg.Harness.Do(unknownRetryID, nil, glasstest.SafeRetry()))
+		if !byRuntime {
+			return (*receipt.Receipt)(nil), nil
+		}
+		return r, nil
+	})
+	if err != nil {
+		b := probe.Broken(err)
+		return &b
+	}
+	r, _ := v.(*receipt.Receipt)
+	if r != nil && r.Code() == receipt.CodeActionNotFound && r.RecoveryStrategy != receipt.RecoveryNone {
+		f := probe.Failf("a call of the undeclared id %q with options.retry \"safe\" failed ACTION_NOT_FOUND with recoveryStrategy %q: want none, since the policy gives retry_safe only to a failure of an action the page declares idempotent (CONTRACT.md §2.10)", unknownRetryID, r.RecoveryStrategy).
+			With(probe.ReceiptEvidence("receipt", r))
+		return &f
+	}
+	return nil
+}
+
+// unknownRetryID is the undeclared id retrySafeUnknownID calls.
+const unknownRetryID = "glass-probe.no-such-action"
