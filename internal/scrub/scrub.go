@@ -91,6 +91,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Set is a set of sensitive values to find. The zero Set and a nil *Set
@@ -777,11 +778,27 @@ func (m *matcher) trailingMarks(pos int) int {
 	return pos
 }
 
+// spelledByNumber reports whether a number's text holds a value, as it
+// is or by its digits alone (4.242 spells 4242: its point and sign left
+// out).
+func (s *Set) spelledByNumber(text string) bool {
+	if s.ContainsString(text) {
+		return true
+	}
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, text)
+	return digits != text && digits != "" && s.ContainsString(digits)
+}
+
 // ReplaceIn returns a copy of v, a value as encoding/json decodes JSON
 // into an any (map[string]any, []any, string, float64, json.Number, bool,
 // nil), with every string and every key replaced as ReplaceString does,
-// and every number whose decimal form holds a value (a PIN sent as a
-// number) replaced by mask. Keys that become equal are told apart by a
+// and every number whose decimal form holds a value, as it is or by its
+// digits alone (a PIN sent as a number, 4242 or 4.242), replaced by mask. Keys that become equal are told apart by a
 // number after them, in the order of the original keys. Values of other
 // types are returned as they are.
 func (s *Set) ReplaceIn(v any, mask string) any {
@@ -792,12 +809,15 @@ func (s *Set) ReplaceIn(v any, mask string) any {
 	case string:
 		return s.ReplaceString(x, mask)
 	case float64:
-		if s.ContainsString(strconv.FormatFloat(x, 'f', -1, 64)) {
+		if s.spelledByNumber(strconv.FormatFloat(x, 'f', -1, 64)) {
 			return mask
 		}
 		return x
 	case json.Number:
-		if s.ContainsString(x.String()) {
+		if s.spelledByNumber(x.String()) {
+			return mask
+		}
+		if f, err := x.Float64(); err == nil && s.spelledByNumber(strconv.FormatFloat(f, 'f', -1, 64)) {
 			return mask
 		}
 		return x

@@ -366,6 +366,16 @@ func TestReplaceInScrubsADecodedJSONValue(t *testing.T) {
 	if n := s.ReplaceIn(json.Number("14096"), mask); n != mask {
 		t.Errorf("ReplaceIn(json.Number) = %v", n)
 	}
+	// Its digits spell it with a point or a sign between them (an outside
+	// audit's attack: 4.242 for the value 4242 reached a confirmation).
+	for _, n := range []any{4.096, 40.96, -4096.5, json.Number("409.6"), json.Number("4.096e3")} {
+		if got := s.ReplaceIn(n, mask); got != mask {
+			t.Errorf("ReplaceIn(%v) = %v, want it masked", n, got)
+		}
+	}
+	if got := s.ReplaceIn(4.0961e-10, mask); got != mask {
+		t.Errorf("ReplaceIn(4.0961e-10) = %v, want it masked", got)
+	}
 	type other struct{ S string }
 	if v := s.ReplaceIn(other{"hunter2"}, mask); v != (other{"hunter2"}) {
 		t.Errorf("ReplaceIn changed a value of another type: %v", v)
