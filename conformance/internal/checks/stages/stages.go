@@ -504,8 +504,9 @@ func revisionProblem(r *receipt.Receipt, st probe.Stage6) string {
 // the call): those the manifest's reveals show, and every element action
 // the exercise calls. The receipt's changed must be the difference from
 // that moment to the end: nothing the reveal rendered reported added,
-// nothing the call did left out. Every candidate is accounted for in the
-// evidence, judged or not and why.
+// nothing the call did left out. Calls refused before stage 6 carry no
+// changed (beforeDispatchChanged). Every candidate is accounted for in
+// the evidence, judged or not and why.
 func ChangedWindow(p *probe.Probe) probe.Outcome {
 	var judged, notJudged []string
 	judge := func(what string, e *probe.Exercised) *probe.Outcome {
@@ -565,14 +566,18 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 	}
-	if len(judged) == 0 {
+	bad, refused := beforeDispatchChanged(p)
+	if bad != nil {
+		return *bad
+	}
+	if len(judged) == 0 && len(refused) == 0 {
 		msg := "no call of an element action could be watched from the start of its execution (it needs an element action without a run function, whose control the runtime operates)"
 		if len(notJudged) == 0 {
 			msg = "the page declares no element action the probe can call, and the manifest names no reveals"
 		}
 		return probe.NotProbed(msg).With(probe.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
 	}
-	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	o := probe.Pass().With(probe.TextEvidence("calls judged", append(judged, refused...)...))
 	if len(notJudged) > 0 {
 		o = o.With(probe.TextEvidence("not judged", notJudged...))
 	}
