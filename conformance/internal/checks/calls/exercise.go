@@ -794,6 +794,9 @@ func Revision(p *probe.Probe) probe.Outcome {
 		if bad, _ := revisionWalk(p); bad != nil {
 			return *bad
 		}
+		if bad, _ := revisionByUser(p); bad != nil {
+			return *bad
+		}
 	}
 	// Every receipt of the run, a failure's too (an expectation that
 	// failed after the page changed): an audit, so that it sees them all,
