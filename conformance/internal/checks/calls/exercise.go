@@ -13,6 +13,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/refusal"
 	"github.com/glassworks/glass/conformance/internal/report"
+	"github.com/glassworks/glass/conformance/internal/userstep"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
@@ -794,7 +795,7 @@ func Revision(p *probe.Probe) probe.Outcome {
 		if bad, _ := revisionWalk(p); bad != nil {
 			return *bad
 		}
-		if bad, _ := revisionByUser(p); bad != nil {
+		if bad, _ := userstep.RevisionByHand(p); bad != nil {
 			return *bad
 		}
 	}

@@ -8,10 +8,9 @@ import (
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/slow"
+	"github.com/glassworks/glass/conformance/internal/userstep"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
-
-	playwright "github.com/mxschmitt/playwright-go"
 )
 
 // A hand-off the manifest names with the user's steps (handoffs, outcome
@@ -138,17 +137,7 @@ func doUserSteps(hf *glasstest.Handoff, steps []manifest.UserStep) error {
 		if left <= 0 {
 			return fmt.Errorf("user step %d (%s): the steps took more than %s together", i+1, u, userStepsBudget)
 		}
-		ms := playwright.Float(float64(min(left, userStepTimeout).Milliseconds()))
-		var err error
-		switch {
-		case u.Click != "":
-			err = pg.Locator(u.Click).First().Click(playwright.LocatorClickOptions{Timeout: ms})
-		case u.Fill != "":
-			err = pg.Locator(u.Fill).First().Fill(u.Value, playwright.LocatorFillOptions{Timeout: ms})
-		default:
-			_, err = pg.Locator(u.Select).First().SelectOption(playwright.SelectOptionValues{Values: &[]string{u.Value}}, playwright.LocatorSelectOptionOptions{Timeout: ms})
-		}
-		if err != nil {
+		if err := userstep.Do(pg, u, min(left, userStepTimeout)); err != nil {
 			return fmt.Errorf("user step %d (%s): %s", i+1, u, probe.FirstLine(err.Error()))
 		}
 	}

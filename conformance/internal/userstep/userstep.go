@@ -1,8 +1,13 @@
-package calls
+// Package userstep does the steps a manifest names for the user of a
+// hand-off (click, fill, select), bounded: during the hand-off (the
+// probes of handoff.outcome) or by hand with no call in flight
+// (envelope.revision's, ByHand).
+package userstep
 
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
@@ -10,10 +15,10 @@ import (
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
-// userStepTimeout bounds each user step revisionByUser does.
-const userStepTimeout = 5000 // milliseconds; not a contract bound
+// stepTimeout bounds each step ByHand does.
+const stepTimeout = 5 * time.Second
 
-// byUser is a page model before and after the user's steps, done with no
+// byUser is what changed in a page model before and after the user's steps, done with no
 // call in flight; nil when a step could not be done.
 type byUser struct {
 	diff                []string
@@ -21,7 +26,7 @@ type byUser struct {
 	revBefore, revAfter int64
 }
 
-// revisionByUser judges envelope.revision on a change no call made: the
+// RevisionByHand judges envelope.revision on a change no call made: the
 // revision grows whenever the page model differs from the one last
 // observed, whoever changed it. For each hand-off the manifest names with
 // the user's steps, a fresh page's snapshot is read, the steps are done
@@ -31,7 +36,7 @@ type byUser struct {
 // during calls). A step the page does not allow outside its hand-off
 // leaves the entry unjudged. It returns the violation, or nil with what
 // was judged.
-func revisionByUser(p *probe.Probe) (*probe.Outcome, []string) {
+func RevisionByHand(p *probe.Probe) (*probe.Outcome, []string) {
 	var judged []string
 	for _, h := range p.Manifest().Handoffs {
 		if len(h.User) == 0 {
@@ -50,7 +55,7 @@ func revisionByUser(p *probe.Probe) (*probe.Outcome, []string) {
 			}
 			var names []string
 			for _, u := range h.User {
-				if doUserStep(pg.Harness.Playwright(), u) != nil {
+				if Do(pg.Harness.Playwright(), u, stepTimeout) != nil {
 					return (*byUser)(nil), nil
 				}
 				names = append(names, u.String())
@@ -88,9 +93,9 @@ func revisionByUser(p *probe.Probe) (*probe.Outcome, []string) {
 	return nil, judged
 }
 
-// doUserStep does one of the manifest's user steps on pg, bounded.
-func doUserStep(pg playwright.Page, u manifest.UserStep) error {
-	ms := playwright.Float(userStepTimeout)
+// Do does one of the manifest's user steps on pg within timeout.
+func Do(pg playwright.Page, u manifest.UserStep, timeout time.Duration) error {
+	ms := playwright.Float(float64(timeout.Milliseconds()))
 	switch {
 	case u.Click != "":
 		return pg.Locator(u.Click).First().Click(playwright.LocatorClickOptions{Timeout: ms})
