@@ -737,6 +737,9 @@ func receiptDifference(a, b *receipt.Receipt, skip map[string]bool) string {
 	return jsonDifference("", x, y, skip)
 }
 
+// maxOwnPaths bounds the paths receiptDifferences collects.
+const maxOwnPaths = 64 // not a contract bound
+
 // receiptDifferences adds to paths every path where two receipts differ
 // (receiptDifference, one difference after another).
 func receiptDifferences(a, b *receipt.Receipt, paths map[string]bool) {
@@ -745,7 +748,7 @@ func receiptDifferences(a, b *receipt.Receipt, paths map[string]bool) {
 	if err1 != nil || err2 != nil {
 		return
 	}
-	for len(paths) < 50 {
+	for len(paths) < maxOwnPaths {
 		path := ""
 		if jsonDifferenceAt(&path, "", x, y, paths) == "" {
 			return
