@@ -136,19 +136,22 @@ const DeclaredWatch = `() => {
   new MutationObserver(grab).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 }`
 
-// TargetSig is the script's function that names an element by what
+// targetSig is the scripts' function that names an element by what
 // identifies it — its tag and stable attributes (id, name, type, role,
-// for, href, data-*; aria-label on the element itself), the element's and
-// each ancestor's up to the body — leaving out what a call may change (a
-// class, a value, a checked state).
+// for, href, data-*; on the element itself also its aria-label, class and
+// text), the element's and each ancestor's up to the body — leaving out
+// what a call may change of an ancestor (a class) and of a control (a
+// value, a checked state). A control a call turned into another (Edit
+// into Save, Start into Stop) has another name.
 const targetSig = `const sig = (el) => {
     const parts = [];
     for (let n = el; n && n.nodeType === 1 && n !== document.body; n = n.parentElement) {
       const keep = [];
       for (const a of Array.from(n.attributes)) {
         const k = a.name;
-        if (k === "id" || k === "name" || k === "type" || k === "role" || k === "for" || k === "href" || k.startsWith("data-") || (n === el && k === "aria-label")) keep.push(k + "=" + a.value);
+        if (k === "id" || k === "name" || k === "type" || k === "role" || k === "for" || k === "href" || k.startsWith("data-") || (n === el && (k === "aria-label" || k === "class"))) keep.push(k + "=" + a.value);
       }
+      if (n === el) keep.push("text=" + String(el.textContent || "").trim().slice(0, 80));
       keep.sort();
       parts.push(String(n.tagName).toLowerCase() + "[" + keep.join("][") + "]");
     }
@@ -202,7 +205,8 @@ const TargetNow = `([s, tag]) => {
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return out("outside the viewport");
   const hit = document.elementFromPoint(x, y);
   if (!hit || !(hit === el || el.contains(hit) || (hit.control && hit.control === el))) return out("covered");
-  if (el.matches(":disabled") || el.closest("[inert]") || el.closest("[aria-disabled=true]")) return out("disabled");
+  const ctl = el.closest("label") && el.closest("label").control;
+  if (el.closest(":disabled, [inert], [aria-disabled=true]") || (ctl && ctl.matches(":disabled"))) return out("disabled");
   return out("");
 }`
 
@@ -216,33 +220,45 @@ const MaskFind = `const maskFind = (root, m) => {
     return n || null;
   };`
 
-// SelfChange watches an idle page for forMs ([forMs]) and names, as JSON
-// text, each element whose content or attributes changed with no call in
-// flight (a clock, a ticker, a carousel): {id} when its id is the page's
-// only one, else {path}, its place under the body. More than max
-// elements, or the body itself, is the body ({path: []}).
+// SelfChange watches an idle page for two windows of forMs each
+// ([forMs, max]) and names, as JSON text, each element whose content or
+// attributes changed in both with no call in flight (a clock, a ticker, a
+// carousel; a page that was still drawing its first data in the first
+// window only is not one): {id} when its id is the page's only one, else
+// {path}, its place under the body. More than max elements, or the body
+// itself, is the body ({path: []}). Elements no longer in the document
+// are left out.
 const SelfChange = `([forMs, max]) => new Promise((resolve) => {
-  const seen = new Set();
+  const windows = [new Set(), new Set()], many = [false, false];
+  let w = 0;
   const note = (records) => {
     for (const r of records) {
       const el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
-      if (el && document.body && document.body.contains(el)) seen.add(el);
+      if (!el || !document.body || !document.body.contains(el)) continue;
+      if (windows[w].size >= 4 * max) { many[w] = true; continue; }
+      windows[w].add(el);
     }
   };
   const mo = new MutationObserver(note);
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   setTimeout(() => {
     note(mo.takeRecords());
-    mo.disconnect();
-    const out = [];
-    for (const el of seen) {
-      if (Array.from(seen).some((o) => o !== el && o.contains(el))) continue;
-      if (el === document.body || out.length >= max) return resolve(JSON.stringify([{ path: [] }]));
-      if (el.id && document.querySelectorAll("#" + CSS.escape(el.id)).length === 1) { out.push({ id: el.id }); continue; }
-      const path = [];
-      for (let n = el; n !== document.body; n = n.parentElement) path.unshift(Array.prototype.indexOf.call(n.parentElement.children, n));
-      out.push({ path });
-    }
-    resolve(JSON.stringify(out));
+    w = 1;
+    setTimeout(() => {
+      note(mo.takeRecords());
+      mo.disconnect();
+      if (many[0] && many[1]) return resolve(JSON.stringify([{ path: [] }]));
+      const both = Array.from(windows[1]).filter((el) => windows[0].has(el) && document.body.contains(el));
+      const out = [];
+      for (const el of both) {
+        if (both.some((o) => o !== el && o.contains(el))) continue;
+        if (el === document.body || out.length >= max) return resolve(JSON.stringify([{ path: [] }]));
+        if (el.id && document.querySelectorAll("#" + CSS.escape(el.id)).length === 1) { out.push({ id: el.id }); continue; }
+        const path = [];
+        for (let n = el; n && n !== document.body && n.parentElement; n = n.parentElement) path.unshift(Array.prototype.indexOf.call(n.parentElement.children, n));
+        out.push({ path });
+      }
+      resolve(JSON.stringify(out));
+    }, forMs);
   }, forMs);
 })`

@@ -315,7 +315,7 @@ const domScript = `(masks) => {
   const own = body.cloneNode(true);
   for (const x of (masks || []).map((m) => maskFind(own, m))) {
     if (x === own) own.replaceChildren();
-    else if (x) x.replaceWith(document.createElement(x.tagName));
+    else if (x) { x.replaceChildren(); for (const a of Array.from(x.attributes)) x.removeAttribute(a.name); }
   }
   const clone = own.cloneNode(true);
   for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
@@ -358,21 +358,22 @@ func (d DOMState) hash() string {
 }
 
 // StableWitness takes the witness before a call: a full witness, then a
-// second reading of the DOM. If the two readings differ, the page changes
-// by itself (a clock, an animation that rewrites text) and its DOM cannot
-// Witness the call; dom is then false.
+// second reading of the DOM. If the two differ, or the page changes its
+// whole body by itself (SelfChanging), its DOM cannot witness the call;
+// dom is then false.
 func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 	w, err = pg.Witness(aria)
 	if err != nil {
 		return nil, false, err
 	}
-	v, err := pg.Evaluate(domScript, pg.p.SelfChanging())
+	masks := pg.p.SelfChanging()
+	v, err := pg.Evaluate(domScript, masks)
 	if err != nil {
 		return nil, false, fmt.Errorf("read the DOM: %w", err)
 	}
 	var again DOMState
 	text, _ := v.(string)
-	return w, json.Unmarshal([]byte(text), &again) == nil && again.HTML == w.DOM.HTML, nil
+	return w, !bodyMasked(masks) && json.Unmarshal([]byte(text), &again) == nil && again.HTML == w.DOM.HTML, nil
 }
 
 // Unchanged compares two witnesses and describes every difference: in the

@@ -7,20 +7,19 @@ import (
 	"github.com/glassworks/glass/glasstest"
 )
 
-// Watching an idle page for what it changes by itself.
-const (
+const ( // watching an idle page (SelfChanging)
 	selfChangeQuietMs = 2000 // not a contract bound
-	selfChangeForMs   = 1500 // not a contract bound
+	selfChangeForMs   = 1100 // not a contract bound
 	selfChangeMax     = 20   // not a contract bound
 )
 
 // SelfChanging names the elements a fresh page of the run changes by
-// itself, with no call in flight (pagewatch.SelfChange: a clock, a
-// ticker), once per run: once the page is quiet, or 2 s after it loaded,
-// it is watched for 1.5 s. The DOM witnesses leave those elements out,
-// and with any the accessibility tree witnesses nothing; the harness's
-// settle wait does not wait for them to stop. Empty when the page stays
-// still, or could not be watched.
+// itself with no call in flight (pagewatch.SelfChange: a clock), once per
+// run: once quiet, or 2 s after it loaded, the page is watched for two
+// windows of 1.1 s; an element counts when it changed in both. The DOM
+// witnesses leave them out, the accessibility tree then witnesses
+// nothing, nor the DOM when the whole body counts (bodyMasked), and the
+// settle wait does not wait for them. Empty when nothing changed.
 func (p *Probe) SelfChanging() []any {
 	v, _ := p.s.memo("selfchange", func() (any, error) {
 		q := &Probe{s: p.s, Transport: glasstest.TransportBridge}
@@ -41,4 +40,16 @@ func (p *Probe) SelfChanging() []any {
 	})
 	masks, _ := v.([]any)
 	return masks
+}
+
+// bodyMasked reports whether masks name the whole body.
+func bodyMasked(masks []any) bool {
+	for _, m := range masks {
+		mm, _ := m.(map[string]any)
+		path, _ := mm["path"].([]any)
+		if id, _ := mm["id"].(string); id == "" && len(path) == 0 {
+			return true
+		}
+	}
+	return false
 }

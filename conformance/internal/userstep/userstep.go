@@ -42,7 +42,7 @@ func RevisionByHand(p *probe.Probe) (*probe.Outcome, []string) {
 		if len(h.User) == 0 {
 			continue
 		}
-		v, err := p.Memo(fmt.Sprintf("%s|revision-user|%s|%s", p.Transport, h.Action, h.URL), func() (any, error) {
+		v, err := p.Memo(fmt.Sprintf("%s|revision-user|%s|%s|%v", p.Transport, h.Action, h.URL, h.User), func() (any, error) {
 			q := p.Sibling(p.Transport)
 			defer q.Close()
 			pg, err := q.Open(h.URL)
@@ -60,12 +60,14 @@ func RevisionByHand(p *probe.Probe) (*probe.Outcome, []string) {
 				}
 				names = append(names, u.String())
 			}
-			if err := pg.WaitQuiet(); err != nil {
-				return nil, err
+			// A step that submitted a form or followed a link left the
+			// page: nothing to compare.
+			if pg.WaitQuiet() != nil {
+				return (*byUser)(nil), nil
 			}
 			after, err := pg.Snapshot()
-			if err != nil {
-				return nil, err
+			if err != nil || after.Page.ID != before.Page.ID || after.Page.URL != before.Page.URL {
+				return (*byUser)(nil), nil
 			}
 			var diff []string
 			for _, d := range judge.ModelDiff(before, after) {

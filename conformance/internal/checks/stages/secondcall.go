@@ -99,8 +99,10 @@ func secondCall(p *probe.Probe, pl probe.Planned) (twice, error) {
 	if err != nil {
 		return twice{}, err
 	}
+	// Past the page's opening, a page that cannot be read (it navigated,
+	// a read timed out) leaves the call unjudged.
 	if _, err := pg.Evaluate(pagewatch.TargetWatch, nil); err != nil {
-		return twice{}, fmt.Errorf("install the target watcher: %w", err)
+		return twice{}, nil
 	}
 	first, _ := pg.DoAnswered(pl.Action.ID, pl.Args)
 	if !first.Result.OK {
@@ -114,43 +116,40 @@ func secondCall(p *probe.Probe, pl probe.Planned) (twice, error) {
 	}
 	v, err := pg.Evaluate(pagewatch.ReadTarget, nil)
 	if err != nil {
-		return twice{}, fmt.Errorf("read the target watcher: %w", err)
+		return twice{}, nil
 	}
 	if text, _ := v.(string); json.Unmarshal([]byte(text), &seen) != nil || !seen.Seen || seen.Sig == "" || !seen.Unique {
 		return twice{}, nil // no input event, or an element nothing identifies
 	}
 	if err := pg.WaitQuiet(); err != nil {
-		return twice{}, err
+		return twice{}, nil
 	}
-	usable := func() (bool, error) {
+	usable := func() bool {
 		snap, err := pg.Snapshot()
 		if err != nil {
-			return false, err
+			return false
 		}
 		if a, ok := snap.Action(pl.Action.ID); !ok || !a.Available || a.StepOnly {
-			return false, nil
+			return false
 		}
 		v, err := pg.Evaluate(pagewatch.TargetNow, []string{seen.Sig, seen.Tag})
-		if err != nil {
-			return false, fmt.Errorf("find the target again: %w", err)
-		}
 		var now struct {
 			Usable bool `json:"usable"`
 		}
 		text, _ := v.(string)
-		return json.Unmarshal([]byte(text), &now) == nil && now.Usable, nil
+		return err == nil && json.Unmarshal([]byte(text), &now) == nil && now.Usable
 	}
-	if ok, err := usable(); err != nil || !ok {
-		return twice{}, err
+	if !usable() {
+		return twice{}, nil
 	}
 	second, _ := pg.DoAnswered(pl.Action.ID, pl.Args)
 	what := "called twice on one page: " + probe.OutcomeCode(first) + ", then " + probe.OutcomeCode(second)
 	if second.Code() != receipt.CodeActionUnavailable {
 		return twice{judged: pl.Action.ID + " " + what}, nil
 	}
-	if ok, err := usable(); err != nil || !ok {
+	if !usable() {
 		// The target went away during the second call: nothing to judge.
-		return twice{}, err
+		return twice{}, nil
 	}
 	reason := ""
 	if second.Result.Error != nil {

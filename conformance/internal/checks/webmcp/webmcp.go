@@ -683,8 +683,10 @@ func Agrees(p *probe.Probe) probe.Outcome {
 			// page's own (an order number its server draws for each
 			// call), not the transport's.
 			own = map[string]bool{}
-			receiptDifferences(a.Receipt, a2.Receipt, own)
-			receiptDifferences(b.Receipt, b2.Receipt, own)
+			if endedAlike(a.Receipt, a2.Receipt) && endedAlike(b.Receipt, b2.Receipt) {
+				receiptDifferences(a.Receipt, a2.Receipt, own)
+				receiptDifferences(b.Receipt, b2.Receipt, own)
+			}
 			a, b = a2, b2
 		}
 		if o := compare(pl.Action.ID, a.Receipt, b.Receipt, own); o != nil {
@@ -750,11 +752,21 @@ func receiptDifferences(a, b *receipt.Receipt, paths map[string]bool) {
 	}
 	for len(paths) < maxOwnPaths {
 		path := ""
-		if jsonDifferenceAt(&path, "", x, y, paths) == "" {
+		if jsonDifferenceAt(&path, "", x, y, paths) == "" || envelopePaths[path] {
 			return
 		}
 		paths[path] = true
 	}
+}
+
+// envelopePaths are how a call ended: never a value of the page's own.
+var envelopePaths = map[string]bool{"": true, "/phase": true, "/recoveryStrategy": true, "/result": true, "/result/ok": true, "/result/error": true, "/result/error/code": true, "/result/error/started": true}
+
+// endedAlike reports whether two receipts of one call ended the same
+// way (both succeeded, or both failed with one code): only then is what
+// differs between them the page's own, not the call's outcome.
+func endedAlike(a, b *receipt.Receipt) bool {
+	return a.Result.OK == b.Result.OK && a.Code() == b.Code()
 }
 
 func comparable(r *receipt.Receipt) (map[string]any, error) {
