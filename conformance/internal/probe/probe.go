@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -148,17 +147,25 @@ func (pg *Page) Navigated() error {
 const noCall = "\x00"
 
 // Snapshot is the runtime's snapshot of the page (glasstest's
-// TrySnapshot), or the page's *NavigatedError: a snapshot of another
-// document, or none because it is loading, is no witness of the call.
+// TrySnapshot), or the page's *NavigatedError.
 func (pg *Page) Snapshot() (*receipt.Snapshot, error) {
 	if err := pg.Navigated(); err != nil {
 		return nil, err
 	}
 	snap, err := pg.Harness.TrySnapshot()
-	if nav := pg.Navigated(); nav != nil {
+	if nav := pg.afterRead(err); nav != nil {
 		return nil, nav
 	}
 	return snap, err
+}
+
+// afterRead is Navigated after a read that ended with err: a read a load
+// broke before the page counted it (a form's post) is the navigation too.
+func (pg *Page) afterRead(err error) error {
+	if err != nil && pg.navigated == "" && strings.Contains(err.Error(), glasstest.ErrPageNavigated.Error()) {
+		pg.navigated = max(pg.lastCall, noCall)
+	}
+	return pg.Navigated()
 }
 
 // Evaluate runs script in the page (glasstest's Evaluate), or gives the
@@ -168,7 +175,7 @@ func (pg *Page) Evaluate(script string, arg any) (any, error) {
 		return nil, err
 	}
 	v, err := pg.Harness.Evaluate(script, arg)
-	if nav := pg.Navigated(); nav != nil {
+	if nav := pg.afterRead(err); nav != nil {
 		return nil, nav
 	}
 	return v, err
@@ -176,17 +183,10 @@ func (pg *Page) Evaluate(script string, arg any) (any, error) {
 
 // CallErr is err, the error of a raw call of id on the page (through the
 // runtime's global or a WebMCP tool, not Do), as a *NavigatedError when the
-// page navigated away during it: the page remembers the call, as Do's
-// PAGE_NAVIGATED makes it.
+// page navigated away during it, which the page remembers (afterRead).
 func (pg *Page) CallErr(id string, err error) error {
 	pg.lastCall = id
-	if err != nil && errors.Is(err, glasstest.ErrPageNavigated) {
-		if pg.navigated == "" {
-			pg.navigated = id
-		}
-		return &NavigatedError{Action: id}
-	}
-	if nav := pg.Navigated(); err != nil && nav != nil {
+	if nav := pg.afterRead(err); err != nil && nav != nil {
 		return nav
 	}
 	return err
