@@ -226,7 +226,10 @@ type matrixEntry struct {
 	// "host".
 	group   string
 	handler http.Handler
-	opts    []Option
+	// baseHandler serves the group's page unbroken, with its manifest.
+	baseHandler http.Handler
+	manifest    *Manifest
+	opts        []Option
 }
 
 // hostGroup scores the host mutants, which break the harness, not a
@@ -239,12 +242,14 @@ func runtimeEntry(t testing.TB, m mutants.Mutant) matrixEntry {
 		t.Fatal(err)
 	}
 	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, group: string(m.Base()), handler: m.Base().Page(src),
-		opts: []Option{WithManifest(baseManifest(t, m.Base()))}}
+		baseHandler: m.Base().Page(m.Base().Source()),
+		opts:        []Option{WithManifest(baseManifest(t, m.Base()))}}
 }
 
 func hostEntry(t testing.TB, m mutants.HostMutant) matrixEntry {
-	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, group: hostGroup, handler: mutants.ProvingPage(),
-		opts: []Option{WithManifest(baseManifest(t, mutants.Reference)), withPageOptions(brokenHost(t, m.Name))}}
+	man := baseManifest(t, mutants.Reference)
+	return matrixEntry{name: m.Name, rule: m.Rule, why: m.Why, group: hostGroup, handler: mutants.ProvingPage(), baseHandler: mutants.ProvingPage(),
+		manifest: man, opts: []Option{WithManifest(man), withPageOptions(brokenHost(t, m.Name))}}
 }
 
 // baseManifest is the conformance manifest of a base runtime's page.
@@ -316,11 +321,29 @@ func TestMutationMatrix(t *testing.T) {
 	// mutant is served from its own origin, whose storage is cleared).
 	pool := glasstest.NewPagePool()
 	defer pool.Close()
+	// What each group's unbroken page changes by itself, watched once
+	// (withSelfChanging).
+	idle := map[string][]any{}
+	var watches sync.WaitGroup
+	var idleMu sync.Mutex
+	for _, m := range all {
+		if _, ok := idle[m.group]; !ok {
+			idle[m.group] = nil
+			url := serve(t, m.baseHandler)
+			watches.Go(func() {
+				masks := idleChanges(t, url, WithManifest(m.manifest), withPool(pool))
+				idleMu.Lock()
+				defer idleMu.Unlock()
+				idle[m.group] = masks
+			})
+		}
+	}
+	watches.Wait()
 	runRow := func(m matrixEntry, url string) matrixRow {
 		// One check at a time: a row's rule stops at its first violation,
 		// and a probe computed ahead for a second check may not be needed
 		// by then (10% less CPU over the matrix, the same wall time).
-		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule), withPool(pool), WithParallel(1)}, m.opts...)
+		opts := append([]Option{WithRules(m.rule, sanityRule(m.rule)), matrixTransports(m.rule), withPool(pool), WithParallel(1), withSelfChanging(idle[m.group])}, m.opts...)
 		start := time.Now()
 		rep, err := Run(Target{URL: url, Browser: b}, opts...)
 		r := matrixRow{m: m, seconds: time.Since(start).Seconds()}

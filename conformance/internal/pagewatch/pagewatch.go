@@ -262,3 +262,15 @@ const SelfChange = `([forMs, max]) => new Promise((resolve) => {
     }, forMs);
   }, forMs);
 })`
+
+// BodyMasked reports whether masks (SelfChange's) name the whole body.
+func BodyMasked(masks []any) bool {
+	for _, m := range masks {
+		mm, _ := m.(map[string]any)
+		path, _ := mm["path"].([]any)
+		if id, _ := mm["id"].(string); id == "" && len(path) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -373,7 +373,7 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 	}
 	var again DOMState
 	text, _ := v.(string)
-	return w, !bodyMasked(masks) && json.Unmarshal([]byte(text), &again) == nil && again.HTML == w.DOM.HTML, nil
+	return w, !pagewatch.BodyMasked(masks) && json.Unmarshal([]byte(text), &again) == nil && again.HTML == w.DOM.HTML, nil
 }
 
 // Unchanged compares two witnesses and describes every difference: in the

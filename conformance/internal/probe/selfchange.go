@@ -18,10 +18,13 @@ const ( // watching an idle page (SelfChanging)
 // run: once quiet, or 2 s after it loaded, the page is watched for two
 // windows of 1.1 s; an element counts when it changed in both. The DOM
 // witnesses leave them out, the accessibility tree then witnesses
-// nothing, nor the DOM when the whole body counts (bodyMasked), and the
+// nothing, nor the DOM when the whole body counts (pagewatch.BodyMasked), and the
 // settle wait does not wait for them. Empty when nothing changed.
 func (p *Probe) SelfChanging() []any {
 	v, _ := p.s.memo("selfchange", func() (any, error) {
+		if known := p.s.cfg.SelfChanging; known != nil {
+			return *known, nil
+		}
 		q := &Probe{s: p.s, Transport: glasstest.TransportBridge}
 		defer q.Close()
 		pg, err := q.Open("")
@@ -40,16 +43,4 @@ func (p *Probe) SelfChanging() []any {
 	})
 	masks, _ := v.([]any)
 	return masks
-}
-
-// bodyMasked reports whether masks name the whole body.
-func bodyMasked(masks []any) bool {
-	for _, m := range masks {
-		mm, _ := m.(map[string]any)
-		path, _ := mm["path"].([]any)
-		if id, _ := mm["id"].(string); id == "" && len(path) == 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -58,6 +58,9 @@ type Config struct {
 	// included; nil: the session keeps its own and closes it with the
 	// session. The mutation matrix's runs share one.
 	Pool *glasstest.PagePool
+	// SelfChanging, when not nil, is what the page changes by itself,
+	// known ahead, in place of the run's own watch (Probe.SelfChanging).
+	SelfChanging *[]any
 }
 
 // Session is what the probes of one run share: the page's first snapshot
