@@ -68,14 +68,46 @@ func printsInJSON(r rune) bool { return strconv.IsPrint(r) && !Invisible(r) }
 // RLM and ALM), line and paragraph separators, the other invisible
 // characters (Invisible) and invalid UTF-8 become visible escapes such as
 // \x1b, \u202e, \u200b or \U000e0041, so page-provided text cannot
-// recolour, rewrite or hide the lines around it, nor pass for other text. Text with none of them is returned as it is.
-func PrintableText(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unprintableRune(r) {
-			clean = false
-			break
+// recolour, rewrite or hide the lines around it. Text with none of them
+// is returned as it is, and so is text PrintableText or PrintableID
+// returned: applying it twice is applying it once. A name that must not
+// pass for another is shown with PrintableID.
+func PrintableText(s string) string { return printableText(s, false, false) }
+
+// PrintableLine is PrintableText on one line: a line break shows as \n,
+// so page text stays on the line Glass gave it.
+func PrintableLine(s string) string { return printableText(s, true, false) }
+
+// PrintableID is PrintableLine for a name that must not pass for another
+// (an action id, a tool name): a backslash of s is also doubled where
+// what follows it would read as an escape (before x, u, U, n, a backslash
+// or a character shown escaped), so the id "pay\u202eyap" typed with a
+// backslash and the id with a real U+202E show apart. No two names show
+// alike; PrintableText and PrintableLine leave what it returns as it is.
+func PrintableID(s string) string { return printableText(s, true, true) }
+
+func printableText(s string, oneLine, exact bool) string {
+	shown := func(i int) bool { // whether s[i:] starts with a character shown escaped
+		r, n := utf8.DecodeRuneInString(s[i:])
+		return r == utf8.RuneError && n <= 1 || unprintableRune(r) || oneLine && r == '\n'
+	}
+	doubled := func(i int) bool { // whether the backslash at s[i] is doubled
+		if !exact || i+1 == len(s) {
+			return false
 		}
+		switch s[i+1] {
+		case 'x', 'u', 'U', '\\':
+			return true
+		case 'n':
+			return oneLine
+		}
+		return shown(i + 1)
+	}
+	clean := true
+	for i := 0; i < len(s) && clean; {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		clean = !shown(i) && (s[i] != '\\' || !doubled(i))
+		i += n
 	}
 	if clean {
 		return s
@@ -86,6 +118,10 @@ func PrintableText(s string) string {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n' && oneLine:
+			b.WriteString(`\n`)
+		case r == '\\' && doubled(i):
+			b.WriteString(`\\`)
 		case unprintableRune(r) && r < 0xa0:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case unprintableRune(r) && r > 0xffff:
@@ -98,12 +134,6 @@ func PrintableText(s string) string {
 		i += n
 	}
 	return b.String()
-}
-
-// PrintableLine is PrintableText on one line: a line break shows as \n,
-// so page text stays on the line Glass gave it.
-func PrintableLine(s string) string {
-	return strings.ReplaceAll(PrintableText(s), "\n", `\n`)
 }
 
 func unprintableRune(r rune) bool {

@@ -3,6 +3,7 @@ package receipt_test
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -119,7 +120,75 @@ func FuzzPrintableText(f *testing.F) {
 		if len(hostile.Controls(s)) == 0 && utf8.ValidString(s) && got != s {
 			t.Fatalf("PrintableText(%q) = %q, want the printable text unchanged", s, got)
 		}
+		id := receipt.PrintableID(s)
+		if again := receipt.PrintableText(got); again != got {
+			t.Fatalf("PrintableText(%q) = %q, and applied again %q", s, got, again)
+		}
+		if line := receipt.PrintableLine(id); line != id || strings.Contains(id, "\n") {
+			t.Fatalf("PrintableID(%q) = %q, which PrintableLine shows as %q", s, id, line)
+		}
+		if back := unprint(id); utf8.ValidString(s) && back != s {
+			t.Fatalf("PrintableID(%q) = %q, which reads back as %q: two ids could show alike", s, id, back)
+		}
 	})
+}
+
+// unprint reads back what PrintableID shows: the escapes it writes, a
+// doubled backslash as one, and a backslash before anything else as
+// itself.
+func unprint(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '\\' && i+1 < len(s) {
+			digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i+1]]
+			switch {
+			case s[i+1] == '\\':
+				b.WriteByte('\\')
+				i += 2
+				continue
+			case s[i+1] == 'n':
+				b.WriteByte('\n')
+				i += 2
+				continue
+			case digits > 0 && i+2+digits <= len(s):
+				if v, err := strconv.ParseUint(s[i+2:i+2+digits], 16, 32); err == nil {
+					b.WriteRune(rune(v))
+					i += 2 + digits
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// TestPrintableIDShowsAPagesOwnEscapeTextApart: an id that holds the text
+// of an escape and the id with the real character show apart (SECURITY.md:
+// an id cannot pass for another), and a backslash shows as itself where
+// nothing could misread it.
+func TestPrintableIDShowsAPagesOwnEscapeTextApart(t *testing.T) {
+	for in, want := range map[string]string{
+		"pay\u202eyap":   `pay\u202eyap`,
+		`pay\u202eyap`:   `pay\\u202eyap`,
+		"refund\x1b[31m": `refund\x1b[31m`,
+		`refund\x1b[31m`: `refund\\x1b[31m`,
+		"a\\\u202eb":     `a\\\u202eb`,
+		`a\\u202eb`:      `a\\\\u202eb`,
+		"two\nlines":     `two\nlines`,
+		`two\nlines`:     `two\\nlines`,
+		`C:\Users\x`:     `C:\\Users\\x`,
+		`say "hi\"`:      `say "hi\"`,
+		`a\b`:            `a\b`,
+	} {
+		if got := receipt.PrintableID(in); got != want {
+			t.Errorf("PrintableID(%q) = %q, want %q", in, got, want)
+		}
+		if got := receipt.PrintableLine(receipt.PrintableID(in)); got != want {
+			t.Errorf("PrintableLine(PrintableID(%q)) = %q, want it unchanged, %q", in, got, want)
+		}
+	}
 }
 
 func TestPrintableTextEscapesControlsAndKeepsNewlinesAndTabs(t *testing.T) {

@@ -82,7 +82,9 @@ func (d Difference) Subject() string {
 // dangerous to write: a call no longer asks the user". Page-provided text
 // in it is shown as receipt.PrintableText shows it, with a newline
 // written \n, so the sentence is one line.
-func (d Difference) String() string { return printable(d.Subject()) + ": " + printable(d.Change) }
+func (d Difference) String() string {
+	return receipt.PrintableID(d.Subject()) + ": " + printable(d.Change)
+}
 
 // Report is the classified comparison of a baseline with a live surface.
 type Report struct {
@@ -221,7 +223,7 @@ func (c *comparison) actions(old, cur *Surface) {
 func what(a Action) string {
 	switch {
 	case a.Rows != "":
-		return "tool of the rows " + printable(a.Rows)
+		return "tool of the rows " + receipt.PrintableID(a.Rows)
 	case a.StepOnly:
 		return "step-only action"
 	}
@@ -383,7 +385,7 @@ func subsequence(a, b []string) bool {
 func stepList(s []string) string {
 	q := make([]string, len(s))
 	for i, v := range s {
-		q[i] = printable(v)
+		q[i] = receipt.PrintableID(v)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
@@ -392,13 +394,13 @@ func (c *comparison) sensitive(name string, o, n Action) {
 	for _, p := range o.Sensitive {
 		if !slices.Contains(n.Sensitive, p) {
 			if hasParam(n, p) {
-				c.add(Breaking, name, "sensitive", "parameter %s is no longer sensitive: its value is shown in confirmation and hand-off requests", printable(p))
+				c.add(Breaking, name, "sensitive", "parameter %s is no longer sensitive: its value is shown in confirmation and hand-off requests", receipt.PrintableID(p))
 			}
 		}
 	}
 	for _, p := range n.Sensitive {
 		if !slices.Contains(o.Sensitive, p) && hasParam(o, p) {
-			c.add(NeedsReview, name, "sensitive", "parameter %s is now sensitive: its value is masked in confirmation and hand-off requests", printable(p))
+			c.add(NeedsReview, name, "sensitive", "parameter %s is now sensitive: its value is masked in confirmation and hand-off requests", receipt.PrintableID(p))
 		}
 	}
 }
@@ -419,7 +421,7 @@ func quote(s string) string {
 	if utf8.RuneCountInString(s) > maxQuoted {
 		s = string([]rune(s)[:maxQuoted]) + "…"
 	}
-	return `"` + printable(strings.ReplaceAll(s, `"`, `\"`)) + `"`
+	return `"` + receipt.PrintableID(strings.ReplaceAll(s, `"`, `\"`)) + `"`
 }
 
 func quoteList(s []string) string {

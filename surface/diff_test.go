@@ -200,3 +200,24 @@ func TestClassRoundTripsAsJSON(t *testing.T) {
 		t.Error("an unknown class marshals")
 	}
 }
+
+// TestTwoIdsThatShowAlikeElsewhereShowApart: an action whose id holds the
+// text of an escape and one whose id holds the real character are told
+// apart in a difference's line (SECURITY.md: an id cannot pass for
+// another), and so are two such descriptions.
+func TestTwoIdsThatShowAlikeElsewhereShowApart(t *testing.T) {
+	real := surface.Difference{Class: surface.Additive, Action: "pay\u202eyap", Field: "action", Change: "new action"}
+	typed := surface.Difference{Class: surface.Additive, Action: `pay\u202eyap`, Field: "action", Change: "new action"}
+	if a, b := real.String(), typed.String(); a == b || a != `pay\u202eyap: new action` || b != `pay\\u202eyap: new action` {
+		t.Errorf("the two differences show as %q and %q", a, b)
+	}
+	old := caseSurface(t, "testdata/diff/description-changed.json", "baseline")
+	cur := caseSurface(t, "testdata/diff/description-changed.json", "live")
+	cur.Actions[0].Name = "add"
+	cur.Actions[0].Description = "x\u202ey"
+	a := surface.Compare(old, cur).Text()
+	cur.Actions[0].Description = `x\u202ey`
+	if b := surface.Compare(old, cur).Text(); a == b || !strings.Contains(b, `"x\\u202ey"`) {
+		t.Errorf("two descriptions show as\n%s\nand\n%s", a, b)
+	}
+}

@@ -50,7 +50,7 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 	// hundreds of actions, not in hours (SECURITY.md).
 	silent, answered := 0, false
 	for _, sp := range plan.plan(snap) {
-		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableLine(sp.Action.ID))
+		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableID(sp.Action.ID))
 		var opts []glasstest.CallOption
 		if !answered && silent >= SilentCalls {
 			if silent == SilentCalls {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/receipt"
 )
 
 // CallKind is what went wrong with a call of the run's exercise.
@@ -56,9 +57,9 @@ func (c CallFinding) String() string {
 		detail += ": " + c.Message
 	}
 	if c.Kind == CallUnusable {
-		return fmt.Sprintf("%s: available, but %s could not make it usable: %s", c.Action, call, detail)
+		return fmt.Sprintf("%s: available, but %s could not make it usable: %s", receipt.PrintableID(c.Action), call, detail)
 	}
-	return fmt.Sprintf("%s: available, but %s failed: %s", c.Action, call, detail)
+	return fmt.Sprintf("%s: available, but %s failed: %s", receipt.PrintableID(c.Action), call, detail)
 }
 
 // StrictFindings are what glass-conformance run --strict fails on besides

@@ -98,3 +98,22 @@ func TestCallFindingsEndTheReportAndFailStrict(t *testing.T) {
 		t.Errorf("a run that probed nothing passes --strict: %q", rep.StrictFindings())
 	}
 }
+
+// TestCallFindingsShowTwoIdsApart: a page's id typed with a backslash and
+// the id with the real character it spells (a right-to-left override)
+// show apart in the findings (SECURITY.md: an id cannot pass for another).
+func TestCallFindingsShowTwoIdsApart(t *testing.T) {
+	rep := &Report{CallsChecked: true, CallFindings: []CallFinding{
+		{Action: "pay\u202eyap", Kind: CallFailed, Code: "EXECUTION_FAILED", Phase: "dispatch", Message: "real"},
+		{Action: `pay\u202eyap`, Kind: CallFailed, Code: "EXECUTION_FAILED", Phase: "dispatch", Message: "typed"},
+	}}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`  - pay\u202eyap: available, but the call failed: EXECUTION_FAILED at dispatch: real`, `  - pay\\u202eyap: available, but the call failed: EXECUTION_FAILED at dispatch: typed`} {
+		if !strings.Contains(text.String(), want+"\n") {
+			t.Errorf("the text report\n%s\nhas no line %s", text.String(), want)
+		}
+	}
+}
