@@ -227,7 +227,8 @@ const MaskFind = `const maskFind = (root, m) => {
 // window only is not one): {id} when its id is the page's only one, else
 // {path}, its place under the body. More than max elements, or the body
 // itself, is the body ({path: []}). Elements no longer in the document
-// are left out.
+// are left out. A page that changed nothing in the first window is
+// answered then ([]).
 const SelfChange = `([forMs, max]) => new Promise((resolve) => {
   const windows = [new Set(), new Set()], many = [false, false];
   let w = 0;
@@ -243,6 +244,7 @@ const SelfChange = `([forMs, max]) => new Promise((resolve) => {
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   setTimeout(() => {
     note(mo.takeRecords());
+    if (windows[0].size === 0 && !many[0]) { mo.disconnect(); return resolve("[]"); }
     w = 1;
     setTimeout(() => {
       note(mo.takeRecords());

@@ -15,11 +15,12 @@ const ( // watching an idle page (SelfChanging)
 
 // SelfChanging names the elements a fresh page of the run changes by
 // itself with no call in flight (pagewatch.SelfChange: a clock), once per
-// run: once quiet, or 2 s after it loaded, the page is watched for two
-// windows of 1.1 s; an element counts when it changed in both. The DOM
-// witnesses leave them out, the accessibility tree then witnesses
-// nothing, nor the DOM when the whole body counts (pagewatch.BodyMasked), and the
-// settle wait does not wait for them. Empty when nothing changed.
+// run: once quiet, or 2 s after it loaded, the page is watched for a
+// window of 1.1 s, and for a second when anything changed in the first;
+// an element counts when it changed in both. The DOM witnesses leave them
+// out, the accessibility tree then witnesses nothing, nor the DOM when
+// the whole body counts (pagewatch.BodyMasked), and the settle wait does
+// not wait for them. Empty when nothing changed.
 func (p *Probe) SelfChanging() []any {
 	v, _ := p.s.memo("selfchange", func() (any, error) {
 		if known := p.s.cfg.SelfChanging; known != nil {
