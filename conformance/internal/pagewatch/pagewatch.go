@@ -210,6 +210,25 @@ const TargetNow = `([s, tag]) => {
   return out("");
 }`
 
+// DOM reads the page's body for the probes' DOM witness (probe.DOMState,
+// as JSON text): its HTML and element count, its text outside live
+// regions, and its form controls' live values; the elements masks
+// (SelfChange's) name are blanked first.
+const DOM = `(masks) => {
+  const body = document.body;
+  if (!body) return JSON.stringify({ html: "", elements: 0, text: "" });
+  ` + MaskFind + `
+  const own = body.cloneNode(true);
+  for (const x of (masks || []).map((m) => maskFind(own, m))) {
+    if (x === own) own.replaceChildren();
+    else if (x) { x.replaceChildren(); for (const a of Array.from(x.attributes)) x.removeAttribute(a.name); }
+  }
+  const clone = own.cloneNode(true);
+  for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
+  const controls = Array.from(body.querySelectorAll("input, textarea, select"), (c) => (c.name || c.id || c.tagName) + "=" + JSON.stringify([c.value, !!c.checked]));
+  return JSON.stringify({ html: own.innerHTML, elements: own.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
+}`
+
 // MaskFind is the scripts' function that finds a self-changing element
 // (SelfChange) under root (the body, or a copy of it): by its id, else
 // by its place among its parents' children (none: root).

@@ -308,21 +308,6 @@ type DOMState struct {
 	Controls string `json:"controls"`
 }
 
-const domScript = `(masks) => {
-  const body = document.body;
-  if (!body) return JSON.stringify({ html: "", elements: 0, text: "" });
-  ` + pagewatch.MaskFind + `
-  const own = body.cloneNode(true);
-  for (const x of (masks || []).map((m) => maskFind(own, m))) {
-    if (x === own) own.replaceChildren();
-    else if (x) { x.replaceChildren(); for (const a of Array.from(x.attributes)) x.removeAttribute(a.name); }
-  }
-  const clone = own.cloneNode(true);
-  for (const el of clone.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="timer"], [role="marquee"], script, style, template')) el.remove();
-  const controls = Array.from(body.querySelectorAll("input, textarea, select"), (c) => (c.name || c.id || c.tagName) + "=" + JSON.stringify([c.value, !!c.checked]));
-  return JSON.stringify({ html: own.innerHTML, elements: own.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
-}`
-
 // Witness reads the page; the accessibility tree, the costliest part, only
 // when aria is true and the page changes nothing by itself
 // (SelfChanging, whose elements the DOM's reading leaves out).
@@ -333,7 +318,7 @@ func (pg *Page) Witness(aria bool) (*Witness, error) {
 	}
 	w := &Witness{Snap: snap}
 	masks := pg.p.SelfChanging()
-	v, err := pg.Evaluate(domScript, masks)
+	v, err := pg.Evaluate(pagewatch.DOM, masks)
 	if err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
@@ -367,7 +352,7 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 		return nil, false, err
 	}
 	masks := pg.p.SelfChanging()
-	v, err := pg.Evaluate(domScript, masks)
+	v, err := pg.Evaluate(pagewatch.DOM, masks)
 	if err != nil {
 		return nil, false, fmt.Errorf("read the DOM: %w", err)
 	}

@@ -228,10 +228,30 @@ func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
 	}
 	v, _ := p.memoOwn(string(p.Transport)+"|refuse|"+rf.Kind, func(q *Probe) (any, error) {
 		res, o, ok := q.refuseNow(rf)
+		if ok && domOnly(res.Changes) {
+			// The page model did not change, the DOM did: a page's own slow
+			// ticker ("a minute ago") may have landed in the call's window.
+			// The refusal is made again on a fresh page; a change counts
+			// only when it is seen both times.
+			if again, o2, ok2 := q.refuseNow(rf); ok2 && len(again.Changes) == 0 {
+				res, o = again, o2
+			}
+		}
 		return result{res, o, ok}, nil
 	})
 	r := v.(result)
 	return r.res, r.o, r.ok
+}
+
+// domOnly reports whether changes (Unchanged's) are all in the DOM or the
+// accessibility tree, none in the page model.
+func domOnly(changes []string) bool {
+	for _, c := range changes {
+		if !strings.HasPrefix(c, "DOM: ") && !strings.HasPrefix(c, "accessibility tree: ") {
+			return false
+		}
+	}
+	return len(changes) > 0
 }
 
 // RefuseAhead starts the refusals' probes in the background (see
