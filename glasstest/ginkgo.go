@@ -5,8 +5,14 @@ import (
 	"net/http/httptest"
 
 	"github.com/glassworks/glass/internal/pagejs"
+	"github.com/glassworks/glass/internal/pagepool"
 	"github.com/onsi/ginkgo/v2"
 )
+
+// ConfirmCancelled: a page of Open says so in its spec's output.
+func (o *slotOwner) ConfirmCancelled(msg string) {
+	pagepool.TellCancelled(o.evidence != nil, ginkgo.GinkgoWriter, msg)
+}
 
 // Open opens url in a fresh browser context of the process's shared
 // browser, waits for the page runtime, and closes the context when the spec

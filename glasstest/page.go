@@ -20,11 +20,16 @@ import (
 	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/internal/pagepool"
 	"github.com/glassworks/glass/receipt"
+	"github.com/glassworks/glass/schema"
 )
 
 // MaxReceiptBytes is the largest receipt the harness accepts; a bigger one
 // is refused in the page, before it crosses to Go, as RECEIPT_INVALID.
 const MaxReceiptBytes = receipt.MaxReceiptBytes
+
+// MaxReceiptDepth is the deepest nesting of objects and arrays the harness
+// accepts in a receipt or snapshot (receipt.MaxReceiptDepth).
+const MaxReceiptDepth = receipt.MaxReceiptDepth
 
 // Page is one page of the app under test in its own browser context: the
 // harness plays the agent runtime around the page's runtime.
@@ -457,7 +462,7 @@ func (p *Page) readSnapshot(timeout time.Duration) (*receipt.Snapshot, error) {
 	if err := receipt.CheckDepth([]byte(text)); err != nil {
 		return nil, fmt.Errorf("glasstest: snapshot %q: %w", p.url, err)
 	}
-	if err := validateSnapshot([]byte(text)); err != nil {
+	if err := schema.ValidateSnapshot([]byte(text)); err != nil { // the published JSON Schema
 		return nil, fmt.Errorf("glasstest: snapshot %q does not match the schema: %w", p.url, err)
 	}
 	s, err := receipt.DecodeSnapshot([]byte(text))

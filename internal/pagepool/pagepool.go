@@ -10,9 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	playwright "github.com/mxschmitt/playwright-go"
 
@@ -34,6 +37,9 @@ type Owner interface {
 	// ConfirmApproved: the host approved the confirmation of a call still
 	// in flight (a native confirm the page opens now is then accepted).
 	ConfirmApproved() bool
+	// ConfirmCancelled: the page's own confirm(message) was cancelled
+	// (TellCancelled).
+	ConfirmCancelled(message string)
 }
 
 // Slot is a browser context and its one page.
@@ -138,11 +144,35 @@ func (s *Slot) Attach() (playwright.Page, error) {
 				return
 			}
 			_ = d.Dismiss()
+			if o != nil {
+				o.ConfirmCancelled(d.Message())
+			}
 		default:
 			_ = d.Dismiss()
 		}
 	})
 	return pg, nil
+}
+
+// cancelledMessageBytes bounds the page's message TellCancelled quotes.
+const cancelledMessageBytes = 200
+
+// TellCancelled writes to w, when tell, the line that says the page's own
+// confirm(message) was cancelled and why: a spec whose call did nothing
+// because of it then says so (docs/troubleshooting.md). The message is
+// Go-quoted and cut to about 200 bytes.
+func TellCancelled(tell bool, w io.Writer, message string) {
+	if !tell {
+		return
+	}
+	if len(message) > cancelledMessageBytes {
+		cut := cancelledMessageBytes
+		for cut > 0 && !utf8.RuneStart(message[cut]) {
+			cut--
+		}
+		message = message[:cut] + "…"
+	}
+	_, _ = fmt.Fprintf(w, "glass: the page's confirm(%s) was cancelled: no call in flight had its confirmation approved by the host. An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)\n", strconv.Quote(message))
 }
 
 // Sole tells whether the slot's page is alive, alone in its context,
