@@ -124,3 +124,51 @@ func TestAPageThatSpinsWhenItIsLeftCostsTheCallBound(t *testing.T) {
 		t.Logf("%s: %s %s", f.Rule.ID, f.Verdict, f.Message)
 	}
 }
+
+// stallsPage's runtime answers each page's first call and never settles a
+// later one (an outside attack on SECURITY.md's "a page cannot hang the
+// suite": it answers, so it is never taken as silent).
+const stallsPage = `<!doctype html><meta charset="utf-8"><title>Stalls</title>
+<script src="/fault-runtime.js"></script>
+<script>
+let answered = false;
+glassFault.install({
+  execute: (id, argsJSON, options) => {
+    if (answered) return new Promise(() => {});
+    answered = true;
+    return { protocol: "glass.page/v1", executionId: options && options.executionId,
+      result: { ok: true, action: { id: String(id) }, changed: { observed: false } }, revision: { before: 0, after: 0 } };
+  },
+});
+</script>`
+
+// TestARuntimeThatStallsAfterItsFirstCallCostsABoundedRun: once six calls
+// of a run ended at the call bound, each later call is bounded at a
+// second, so a runtime that answers each page's first call and stalls on
+// the rest costs a run a second per stalled call, not a bound; the
+// report's notes say so.
+func TestARuntimeThatStallsAfterItsFirstCallCostsABoundedRun(t *testing.T) {
+	const bound = 2 * time.Second
+	mux := http.NewServeMux()
+	mux.Handle("/", faults.Handler())
+	mux.HandleFunc("/stalls.html", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, stallsPage)
+	})
+	url := serve(t, mux) + "stalls.html"
+	start := time.Now()
+	rep, err := Run(Target{URL: url, Browser: browser(t)}, WithCallTimeout(bound),
+		WithRules("protocol.receipt", "envelope.execution-id", "resolve.unknown-id", "policy.denied", "envelope.no-auto-retry", "args.malformed-json", "args.invalid-params"))
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "the runtime stalls, and each call after the 6th was bounded at 1s") {
+		t.Errorf("no note says the run bounded the stalled calls shorter: %q", rep.Notes)
+	}
+	if rep.Count(Fail) == 0 {
+		t.Errorf("no rule fails against a runtime that stalls")
+	}
+	t.Logf("%d rules in %s: %d failed, %d not probed; notes: %s", len(rep.Findings), took.Round(time.Second), rep.Count(Fail), rep.Count(NotProbed), notes)
+}

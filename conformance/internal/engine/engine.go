@@ -119,6 +119,9 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 	if note := selfChangeNote(s.Probe(glasstest.TransportBridge).SelfChanging()); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	if note := s.Probe(glasstest.TransportBridge).Stalled(); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	if cfg.CallFindings {
 		var notes []string
 		rep.CallFindings, notes, rep.CallsUncheckable = callFindings(s, cfg.Transports)

@@ -4,7 +4,9 @@
 // page model goes through, the actions a flow declares while it runs, and
 // the wait for the page to go quiet. Each reads the runtime's snapshot in
 // every form CONTRACT.md §6.1 allows (an object, its JSON text, or a
-// promise of either).
+// promise of either). Beside them: what an idle page changes by itself,
+// the DOM witness's reading, and the scripts that reach the runtime's
+// global directly (runtime.go).
 package pagewatch
 
 // InputEvents are the events that start an element action the runtime

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -186,6 +187,9 @@ func (pg *Page) Evaluate(script string, arg any) (any, error) {
 // page navigated away during it, which the page remembers (afterRead).
 func (pg *Page) CallErr(id string, err error) error {
 	pg.lastCall = id
+	if errors.Is(err, glasstest.ErrCallTimeout) {
+		pg.p.s.rawTimeouts.Add(1) // Stalled
+	}
 	if nav := pg.afterRead(err); err != nil && nav != nil {
 		return nav
 	}

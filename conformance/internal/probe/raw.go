@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
+	"github.com/glassworks/glass/conformance/internal/pagewatch"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -23,11 +24,6 @@ import (
 // ErrNoTool is returned by Raw over WebMCP for an action that has no
 // tool the probe can call.
 var ErrNoTool = errors.New("no WebMCP tool to call")
-
-const rawExecute = `async ([id, args, options]) => {
-  const r = await globalThis.glassRuntime.execute(id, args, options);
-  return typeof r === "string" ? r : JSON.stringify(r);
-}`
 
 // Raw calls id with args (a JSON value, sent as its text over the bridge;
 // or text, sent as it is, over the bridge only) and the options object as
@@ -69,7 +65,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 			b, _ := json.Marshal(args)
 			argsText = string(b)
 		}
-		v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), rawExecute, []any{id, argsText, judge.Plain(options)})
+		v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.RawExecute, []any{id, argsText, judge.Plain(options)})
 		if err != nil {
 			return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 		}
@@ -90,12 +86,6 @@ func (pg *Page) recordAnswer(id, what, text string) (*receipt.Receipt, error) {
 	return r, nil
 }
 
-const emptyExecute = `async ([id, form]) => {
-  const args = form === "null" ? null : form === "undefined" ? undefined : "";
-  const r = await globalThis.glassRuntime.execute(id, args, {});
-  return typeof r === "string" ? r : JSON.stringify(r);
-}`
-
 // EmptyArgsForms are the argsJSON values that mean {} (CONTRACT.md §6.1),
 // as RawEmpty names them: the empty string, null and undefined.
 var EmptyArgsForms = []string{"", "null", "undefined"}
@@ -105,21 +95,13 @@ var EmptyArgsForms = []string{"", "null", "undefined"}
 // empty string, "null" null, "undefined" undefined), with no options, and
 // records the receipt in the run.
 func (pg *Page) RawEmpty(id, form string) (*receipt.Receipt, error) {
-	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), emptyExecute, []any{id, form})
+	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.EmptyExecute, []any{id, form})
 	if err != nil {
 		return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 	}
 	text, _ := v.(string)
 	return pg.recordAnswer(id, id+" (raw, no arguments)", text)
 }
-
-const concurrentExecute = `async ([id, args, options, n]) => {
-  const rt = globalThis.glassRuntime;
-  const calls = [];
-  for (let i = 0; i < n; i++) calls.push(rt.execute(id, args, options));
-  const all = await Promise.all(calls);
-  return all.map((r) => (typeof r === "string" ? r : JSON.stringify(r)));
-}`
 
 // AtOnce is how many calls RawAtOnce starts together.
 const AtOnce = 16
@@ -131,7 +113,7 @@ const AtOnce = 16
 // tools in parallel makes them.
 func (pg *Page) RawAtOnce(id string, args any, options map[string]any) ([]*receipt.Receipt, error) {
 	b, _ := json.Marshal(args)
-	v, err := pg.Harness.EvaluateWithin(pg.p.CallTimeout(), concurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
+	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.ConcurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
 	if err != nil {
 		return nil, fmt.Errorf("execute %s %d times at once: %w", id, AtOnce, pg.CallErr(id, err))
 	}

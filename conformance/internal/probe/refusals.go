@@ -141,52 +141,20 @@ func (p *Probe) BrokenArgs(a receipt.ActionInfo) (map[string]any, string, bool) 
 	return nil, "", false
 }
 
-// UndeclaredID is an action id the page does not declare.
-func UndeclaredID(s *receipt.Snapshot) string {
-	id := "glass-probe.no-such-action"
-	for n := 2; ; n++ {
-		if _, declared := s.Action(id); !declared {
-			return id
-		}
-		id = fmt.Sprintf("glass-probe.no-such-action-%d", n)
-	}
-}
-
-// UnknownRecord is the record the probes name in a folded tool's call
-// when they want an undeclared row action.
-const UnknownRecord = "glass-probe-no-such-row"
-
-// FoldedTool is a tool that folds the page's row actions, and the id a
-// call of it with UnknownRecord names; ok is false when the page declares
-// no row actions.
-func FoldedTool(s *receipt.Snapshot) (tool, undeclared string, ok bool) {
-	for _, a := range s.Actions.Items {
-		if a.Tool == "" || a.Record == "" || a.StepOnly {
-			continue
-		}
-		name, _, _ := strings.Cut(a.ID, "@")
-		id := name + "@" + UnknownRecord
-		if _, declared := s.Action(id); !declared {
-			return a.Tool, id, true
-		}
-	}
-	return "", "", false
-}
-
 // PlanUnknown calls an id the page does not declare. Over WebMCP, where
 // only registered tools can be called, it is a folded tool called with a
 // record that names no row (CONTRACT.md §6.4: that runs name@record,
 // which fails ACTION_NOT_FOUND).
 func PlanUnknown(p *Probe) (*PlannedCall, string) {
 	if p.Transport == glasstest.TransportWebMCP {
-		tool, id, ok := FoldedTool(p.Base())
+		tool, id, ok := judge.FoldedTool(p.Base())
 		if !ok {
 			return nil, "over WebMCP only a registered tool can be called: an undeclared id is reached through a folded tool's record, and the page declares no per-row actions (name@record)"
 		}
-		return &PlannedCall{ID: tool, Args: map[string]any{"record": UnknownRecord}, Undeclared: id,
-			Describe: fmt.Sprintf("call of the folded tool %s with the record %q, which names no row (%s)", tool, UnknownRecord, id)}, ""
+		return &PlannedCall{ID: tool, Args: map[string]any{"record": judge.UnknownRecord}, Undeclared: id,
+			Describe: fmt.Sprintf("call of the folded tool %s with the record %q, which names no row (%s)", tool, judge.UnknownRecord, id)}, ""
 	}
-	id := UndeclaredID(p.Base())
+	id := judge.UndeclaredID(p.Base())
 	// The empty id is undeclared too (its receipt leaves result.action
 	// out, CONTRACT.md §2.2: an action id is never empty), and so is a
 	// declared id in another letter case: a runtime that resolves ids as

@@ -1,17 +1,19 @@
 package probe
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/glassworks/glass/conformance/internal/pagewatch"
+)
 
 // HandlerRuns is a page's own count of its handlers' runs, action id →
 // runs: a fixture page may expose globalThis.glassHandlerRuns. Nil when
 // the page keeps no count.
 type HandlerRuns map[string]float64
 
-const handlerRunsScript = `JSON.stringify(globalThis.glassHandlerRuns && typeof globalThis.glassHandlerRuns === "object" ? globalThis.glassHandlerRuns : null)`
-
 // HandlerRuns reads the page's count of its handlers' runs.
 func (pg *Page) HandlerRuns() (HandlerRuns, error) {
-	v, err := pg.Evaluate(handlerRunsScript, nil)
+	v, err := pg.Evaluate(pagewatch.HandlerRuns, nil)
 	if err != nil {
 		return nil, err
 	}

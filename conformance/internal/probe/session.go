@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
+	"github.com/glassworks/glass/conformance/internal/pagewatch"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/conformance/internal/secrets"
 	"github.com/glassworks/glass/glasstest"
@@ -109,6 +110,9 @@ type Session struct {
 	// ending is set once every check of the run has its verdict: a probe
 	// computed ahead that has not started by then never starts.
 	ending atomic.Bool
+	// rawTimeouts counts the calls not made with Do that ended at the
+	// call bound (Stalled).
+	rawTimeouts atomic.Int32
 }
 
 // memoEntry is one result the probes of a run share: a refusal, an
@@ -298,7 +302,7 @@ func (s *Session) setup() error {
 			_ = p.Close()
 		}
 	}()
-	v, err := p.Evaluate(identifyScript, nil)
+	v, err := p.Evaluate(pagewatch.Identify, nil)
 	if err != nil {
 		return &setupError{url: s.url, cause: "cannot inspect the page: " + FirstLine(err.Error())}
 	}
@@ -406,12 +410,13 @@ func (s *Session) record(sn Seen) {
 	s.mu.Unlock()
 }
 
+// seenReceipts is every receipt of the run over tr ("": any transport).
 func (s *Session) seenReceipts(tr glasstest.Transport) []Seen {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Seen
 	for _, sn := range s.seen {
-		if sn.Transport == tr {
+		if sn.Transport == tr || tr == "" {
 			out = append(out, sn)
 		}
 	}
@@ -427,16 +432,6 @@ type GlobalFacts struct {
 	Writable  bool              `json:"writable"`
 	Functions map[string]string `json:"functions"`
 }
-
-const identifyScript = `() => {
-  const rt = globalThis.glassRuntime;
-  if (!rt || typeof rt !== "object") return JSON.stringify({ present: false });
-  const d = Object.getOwnPropertyDescriptor(globalThis, "glassRuntime") || {};
-  const functions = {};
-  for (const m of ["ready", "snapshot", "execute", "resume"]) functions[m] = typeof rt[m];
-  return JSON.stringify({ present: true, protocol: String(rt.protocol).slice(0, 80), runtime: String(rt.runtime || "").slice(0, 80),
-    frozen: Object.isFrozen(rt), writable: d.writable !== false && !d.get, functions: functions });
-}`
 
 // Runtime is what the page's runtime says it is.
 func (s *Session) Runtime() string { return s.runtime }

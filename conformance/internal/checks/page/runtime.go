@@ -191,7 +191,7 @@ type noThrowAnswer struct {
 // contract names failures for; each must come back as a receipt.
 func NoThrow(p *probe.Probe) probe.Outcome {
 	calls := []noThrowCall{
-		{What: "execute of an undeclared id", Method: "execute", ID: probe.UndeclaredID(p.Base()), Args: "{}"},
+		{What: "execute of an undeclared id", Method: "execute", ID: judge.UndeclaredID(p.Base()), Args: "{}"},
 		{What: "execute of the empty id (a string no page declares)", Method: "execute", ID: "", Args: "{}"},
 		{What: "resume of a handle no call returned", Method: "resume", ID: "glass-probe-no-such-handle"},
 		{What: "resume with no handle at all", Method: "resume"},
