@@ -27,9 +27,10 @@ import (
 //
 // target is called once, in the first spec that runs, so it may use what a
 // BeforeSuite set up. A rule that fails fails its spec with the message and
-// the evidence (also attached as report entries); a rule that could not be
-// probed is skipped with the reason, so Ginkgo counts it as skipped, never
-// as passed. Bad options register a single failing spec that says why.
+// the evidence (also attached as report entries, which the console shows
+// only for a failed spec or with -v); a rule that could not be probed is
+// skipped with the reason, so Ginkgo counts it as skipped, never as
+// passed. Bad options register a single failing spec that says why.
 func Register(target func() Target, opts ...Option) bool {
 	return ginkgo.Describe("Glass conformance", func() {
 		cfg, err := newConfig(opts)
@@ -66,8 +67,10 @@ func Register(target func() Target, opts ...Option) bool {
 				}
 				ginkgo.It(name, ginkgo.Label(labels(rule, tr)...), func() {
 					f := engine.Check(get(), rule, tr)
+					// The evidence is in every report; the console shows it for
+					// a spec that failed, or with -v: a passing suite stays short.
 					for _, ev := range f.Evidence {
-						ginkgo.AddReportEntry(ev.Label, ev.Text)
+						ginkgo.AddReportEntry(ev.Label, ev.Text, ginkgo.ReportEntryVisibilityFailureOrVerbose)
 					}
 					switch f.Verdict {
 					case NotProbed:

@@ -120,4 +120,11 @@ var _ = ReportAfterSuite("every rule is one labelled spec per transport, passed 
 		}
 		Expect(found).To(BeTrue(), "changed.bounded attaches its evidence as a report entry")
 	}
+	// The console shows a spec's evidence only when it failed, or with -v:
+	// a suite that passes prints no page of evidence.
+	for name, s := range specs {
+		for _, e := range s.ReportEntries {
+			Expect(e.Visibility).To(Equal(types.ReportEntryVisibilityFailureOrVerbose), "%s: report entry %q", name, e.Name)
+		}
+	}
 })
