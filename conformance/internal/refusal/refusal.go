@@ -523,13 +523,44 @@ func planNotObject(p *probe.Probe) (*probe.PlannedCall, string) {
 }
 
 func planOutsideEnum(p *probe.Probe) (*probe.PlannedCall, string) {
-	return planParam(p, "an enum", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+	var variant any
+	c, why := planParam(p, "an enum", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
 		v, ok := prop.OutsideEnum()
 		if !ok {
 			return nil, "", false
 		}
+		variant = caseVariant(prop.Enum)
+		if variant != nil {
+			return v, fmt.Sprintf("%v, then %q (a member of its enum in other letters), for %q, outside its enum", v, variant, name), true
+		}
 		return v, fmt.Sprintf("%v for %q, outside its enum", v, name), true
 	})
+	if c != nil && variant != nil {
+		// An enum member in other letter case is outside the enum too
+		// (JSON Schema compares exactly): a runtime that folds case lets
+		// "HIGH" through where the params say "high".
+		args := maps.Clone(c.Args.(map[string]any))
+		args[c.Field] = variant
+		c.MoreArgs = []any{args}
+	}
+	return c, why
+}
+
+// caseVariant is the first string of enum in upper case (else lower case)
+// that is not itself in enum; nil when there is none.
+func caseVariant(enum []any) any {
+	for _, e := range enum {
+		s, ok := e.(string)
+		if !ok {
+			continue
+		}
+		for _, v := range []string{strings.ToUpper(s), strings.ToLower(s)} {
+			if v != s && !slices.ContainsFunc(enum, func(x any) bool { return x == any(v) }) {
+				return v
+			}
+		}
+	}
+	return nil
 }
 
 // undeclaredMember is the member planUndeclared adds: no page declares it.

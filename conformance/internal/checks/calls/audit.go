@@ -2,6 +2,7 @@ package calls
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -352,10 +353,19 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 					return fmt.Sprintf("error.%s repeats the value %q the caller typed", name, v)
 				}
 			}
+			if frame := stackFrame.FindString(text); frame != "" {
+				return fmt.Sprintf("error.%s holds a JavaScript stack trace (%q): script addresses and positions are the page's source, not a bounded failure text", name, frame)
+			}
 		}
 		return ""
 	})
 }
+
+// stackFrame finds a frame of a JavaScript stack trace in a failure's
+// text: a script address with its line and column (V8's "at f
+// (https://host/app.js:148:11)", Firefox's "f@https://host/app.js:148:11"),
+// or an anonymous script's position.
+var stackFrame = regexp.MustCompile(`(?:https?|file|blob|webpack):[^\s()]*:\d+:\d+|<anonymous>:\d+:\d+|\bat [^\s()]+ \([^()\n]*:\d+:\d+\)`)
 
 // ReceiptsValid judges every receipt of the run (after the cheap
 // refusals and the exercise): each decodes strictly, speaks

@@ -124,3 +124,30 @@ func TestRepeatedAndDroppedCountCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestStackFrameFindsAFrameOfEveryBrowsersTrace: failure.bounded refuses
+// a failure text that carries a frame of a JavaScript stack trace, in
+// V8's, Firefox's and an anonymous script's spelling, and lets ordinary
+// failure texts that name an address or a number pass.
+func TestStackFrameFindsAFrameOfEveryBrowsersTrace(t *testing.T) {
+	for _, text := range []string{
+		"the handler threw: Error: lost the connection\n    at HTMLButtonElement.remove (http://127.0.0.1:43117/app.js:148:11)",
+		"the handler threw: remove@https://shop.example/static/app.js:12:7",
+		"the handler threw: TypeError: x is null\n    at eval (<anonymous>:3:9)",
+		"the handler threw: at Object.run (webpack:///src/todo.ts:40:3)",
+	} {
+		if stackFrame.FindString(text) == "" {
+			t.Errorf("no stack frame found in %q", text)
+		}
+	}
+	for _, text := range []string{
+		"the handler threw: could not reach http://127.0.0.1:8080/api",
+		"the handler threw: lost the connection after sending the delete",
+		"want one of [\"low\",\"normal\",\"high\"]",
+		"the target is hidden: 3 of 12 rows shown at 10:30:15",
+	} {
+		if f := stackFrame.FindString(text); f != "" {
+			t.Errorf("%q taken as a stack frame (%q)", text, f)
+		}
+	}
+}
