@@ -1,10 +1,13 @@
 package conformance
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/glassworks/glass/examples/todo/app"
+	"github.com/glassworks/glass/sdk"
 )
 
 // TestAPageWithAClockConforms: the Todo example with a clock in its header
@@ -28,8 +31,55 @@ func TestAPageWithAClockConforms(t *testing.T) {
 			t.Errorf("%s is %s on the page with a clock: %s", f.Rule.ID, f.Verdict, f.Message)
 		}
 	}
+	if strings.Contains(strings.Join(rep.Notes, "\n"), "page model changed with no call in flight") {
+		t.Errorf("a note says the Todo page's model changed by itself: %q", rep.Notes)
+	}
 	if !strings.Contains(strings.Join(rep.Notes, "\n"), "(#clock)") {
 		t.Errorf("no note names the clock the page changes by itself: %q", rep.Notes)
 	}
 	logReport(t, rep)
+}
+
+// lateDataPage defines its model at once and loads its three rows 300 ms
+// later, as a page that calls define before its fetch has answered.
+const lateDataPage = `<!doctype html><meta charset="utf-8"><title>Loans</title>
+<ul id="list"></ul>
+<script src="/glass-runtime.js"></script>
+<script>
+glassRuntime.define({
+  page: () => ({ id: "loans", title: document.title }),
+  records: () => [...document.querySelectorAll("#list li")].map((li) => ({ id: li.id, title: li.textContent })),
+  actions: () => [],
+});
+setTimeout(() => {
+  for (const id of ["l1", "l2", "l3"]) {
+    const li = document.createElement("li");
+    li.id = id;
+    li.textContent = "Loan " + id;
+    document.getElementById("list").append(li);
+  }
+}, 300);
+</script>`
+
+// TestAPageWhoseDataArrivesAfterItsModelGetsANote: a page that defines
+// its model before its data has loaded changes its model with no call in
+// flight; the report's notes say so and point to docs/runtime.md (an
+// outside adopter's page failed rules at random, and one of them blamed
+// the host).
+func TestAPageWhoseDataArrivesAfterItsModelGetsANote(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.Handle(sdk.Path, sdk.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, lateDataPage)
+	})
+	rep, err := Run(Target{URL: serve(t, mux), Browser: browser(t)}, WithRules("protocol.global"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "the page model changed with no call in flight after the page was ready (records total 0 → 3") || !strings.Contains(notes, "docs/runtime.md") {
+		t.Errorf("no note says the page model changed by itself: %q", rep.Notes)
+	}
 }

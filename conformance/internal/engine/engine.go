@@ -119,6 +119,9 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 	if note := selfChangeNote(s.Probe(glasstest.TransportBridge).SelfChanging()); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	if drift := s.Probe(glasstest.TransportBridge).ModelDrift(); len(drift) > 0 {
+		rep.Notes = append(rep.Notes, "the page model changed with no call in flight after the page was ready ("+report.Clip(strings.Join(drift, "; "), 300)+"): a probe reads the page as it opens, so its calls can find another model; if the page loads its data after defining its model, call define once the data is shown (docs/runtime.md)")
+	}
 	if note := s.Probe(glasstest.TransportBridge).Stalled(); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}

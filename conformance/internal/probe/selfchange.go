@@ -2,7 +2,10 @@ package probe
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/pagewatch"
 	"github.com/glassworks/glass/glasstest"
 )
@@ -21,27 +24,43 @@ const ( // watching an idle page (SelfChanging)
 // out, the accessibility tree then witnesses nothing, nor the DOM when
 // the whole body counts (pagewatch.BodyMasked), and the settle wait does
 // not wait for them. Empty when nothing changed.
-func (p *Probe) SelfChanging() []any {
+func (p *Probe) SelfChanging() []any { return p.idle().masks }
+
+// ModelDrift says how the model of that idle page changed from its first
+// snapshot, once ready, to its last, after the watch (a page that defines
+// its model before its data has loaded); none when it did not.
+func (p *Probe) ModelDrift() []string { return p.idle().drift }
+
+type idlePage struct {
+	masks []any
+	drift []string
+}
+
+func (p *Probe) idle() idlePage {
 	v, _ := p.s.memo("selfchange", func() (any, error) {
 		if known := p.s.cfg.SelfChanging; known != nil {
-			return *known, nil
+			return idlePage{masks: *known}, nil
 		}
 		q := &Probe{s: p.s, Transport: glasstest.TransportBridge}
 		defer q.Close()
 		pg, err := q.Open("")
 		if err != nil {
-			return []any(nil), nil
+			return idlePage{}, nil
 		}
+		first, _ := pg.Snapshot()
 		if _, err := pg.Harness.EvaluateWithin(QuietMax, pagewatch.Quiet, []any{int(QuietFor.Milliseconds()), 20, selfChangeQuietMs, nil}); err != nil {
-			return []any(nil), nil
+			return idlePage{}, nil
 		}
 		v, err := pg.Harness.EvaluateWithin(QuietMax, pagewatch.SelfChange, []int{selfChangeForMs, selfChangeMax})
-		var masks []any
-		if text, _ := v.(string); err != nil || json.Unmarshal([]byte(text), &masks) != nil {
-			return []any(nil), nil
+		var out idlePage
+		if text, _ := v.(string); err != nil || json.Unmarshal([]byte(text), &out.masks) != nil {
+			out.masks = nil
 		}
-		return masks, nil
+		if last, err := pg.Snapshot(); err == nil && first != nil {
+			out.drift = slices.DeleteFunc(judge.ModelDiff(first, last), func(d string) bool { return strings.HasPrefix(d, "revision ") })
+		}
+		return out, nil
 	})
-	masks, _ := v.([]any)
-	return masks
+	i, _ := v.(idlePage)
+	return i
 }

@@ -142,7 +142,7 @@ func (p *Probe) stale() (*StaleProbe, error) {
 		return out, nil
 	}
 	want := receipt.CodeActionNotFound
-	if unguarded.id != "" && !isUndeclared(p.Base(), unguarded.id) {
+	if _, declared := p.Base().Action(unguarded.id); unguarded.id != "" && declared {
 		want = receipt.CodePermissionDenied
 	}
 	for _, v := range []struct {
@@ -161,9 +161,4 @@ func (p *Probe) stale() (*StaleProbe, error) {
 		}
 	}
 	return out, nil
-}
-
-func isUndeclared(s *receipt.Snapshot, id string) bool {
-	_, declared := s.Action(id)
-	return !declared
 }
