@@ -23,7 +23,7 @@ const hostFixturesNote = "judged: the Glass host (glasstest) against Glass's own
 func BridgeOnly(run func(*probe.Probe) probe.Outcome) func(*probe.Probe) probe.Outcome {
 	return func(p *probe.Probe) probe.Outcome {
 		if p.Transport != glasstest.TransportBridge {
-			return probe.NotProbed("a host rule probed on Glass's fault fixtures, whose runtime is reached over the bridge; see the bridge finding (run with --transport bridge or both)")
+			return probe.NotProbed("a host rule probed on Glass's fault fixtures, whose runtime is reached over the bridge: its verdict is the bridge finding (a run over the bridge, the default, has one)")
 		}
 		return run(p)
 	}
