@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/checks/scenarios"
 	"github.com/glassworks/glass/conformance/internal/checks/stages"
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
@@ -395,14 +396,24 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.ID, c.Args,
 			[]glasstest.CallOption{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
 	}
-	if len(combos) < 2 {
+	bad, hidden := scenarios.DeniedWhereHidden(p)
+	if bad != nil {
+		return *bad
+	}
+	if len(combos) < 2 && hidden == "" {
 		return probe.NotProbed("the page declares too few kinds of action to combine two failing gates")
+	}
+	var judged []string
+	if hidden != "" {
+		judged = append(judged, hidden)
+	}
+	if len(combos) < 2 {
+		return probe.Pass().With(probe.TextEvidence("combinations", judged...))
 	}
 	pg, err := p.Open("", glasstest.Deny())
 	if err != nil {
 		return probe.Broken(err)
 	}
-	var judged []string
 	for _, c := range combos {
 		if _, raw := c.args.(string); raw && p.Transport == glasstest.TransportWebMCP {
 			continue // a WebMCP tool's input is always a JSON object

@@ -2,7 +2,8 @@
 // after their handler ran — an expectation that does not come true
 // (expectationFailures), a handler that throws (executionFailures): the
 // code, its phase, started yes, and changed judged against what the page
-// shows once it settled.
+// shows once it settled; and a denied call on the page of a reveal that
+// leaves its target hidden (hidden.go).
 package scenarios
 
 import (
