@@ -326,9 +326,10 @@ func TestMutationMatrix(t *testing.T) {
 	idle := map[string][]any{}
 	var watches sync.WaitGroup
 	var idleMu sync.Mutex
+	started := map[string]bool{}
 	for _, m := range all {
-		if _, ok := idle[m.group]; !ok {
-			idle[m.group] = nil
+		if !started[m.group] {
+			started[m.group] = true
 			url := serve(t, m.baseHandler)
 			watches.Go(func() {
 				masks := idleChanges(t, url, WithManifest(m.manifest), withPool(pool))

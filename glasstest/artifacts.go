@@ -130,7 +130,7 @@ func (p *Page) takeTrace() bool {
 // tracing on unless $GLASS_TRACE says off, the artifacts directory and
 // keep flag from the environment.
 func evidenceOptions() []PageOption {
-	opts := []PageOption{Trace(!falsy(os.Getenv(EnvTrace)))}
+	opts := []PageOption{Trace(!falsy(os.Getenv(EnvTrace))), pageOnly(func(s *settings) { s.spec = true })}
 	if dir := os.Getenv(EnvArtifacts); dir != "" {
 		opts = append(opts, ArtifactsDir(dir))
 	}

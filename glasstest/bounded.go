@@ -79,6 +79,11 @@ func (p *Page) CallTool(name string, input map[string]any) (any, error) {
 
 // callTool calls one WebMCP tool, bounded by timeout and by the page's
 // fate, like evaluate.
+// CallToolWithin is CallTool bounded by timeout instead of the page's.
+func (p *Page) CallToolWithin(timeout time.Duration, name string, input map[string]any) (any, error) {
+	return p.callTool(timeout, name, input)
+}
+
 func (p *Page) callTool(timeout time.Duration, name string, input map[string]any) (any, error) {
 	ms := float64(timeout.Milliseconds())
 	v, err := p.bounded(timeout, func() (any, error) {

@@ -11,7 +11,7 @@ import (
 
 // ConfirmCancelled: a page of Open says so in its spec's output.
 func (o *slotOwner) ConfirmCancelled(msg string) {
-	pagepool.TellCancelled(o.evidence != nil, ginkgo.GinkgoWriter, msg)
+	pagepool.TellCancelled(o.settings.spec, ginkgo.GinkgoWriter, msg)
 }
 
 // Open opens url in a fresh browser context of the process's shared

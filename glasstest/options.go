@@ -49,6 +49,7 @@ type settings struct {
 	trace         bool
 	artifactsDir  string
 	keepArtifacts bool
+	spec          bool // opened by Open: its spec's output says when Glass cancels the page's confirm()
 
 	policy           policy
 	timeout          time.Duration

@@ -82,8 +82,10 @@ func PrintableLine(s string) string { return printableText(s, true, false) }
 // (an action id, a tool name): a backslash of s is also doubled where
 // what follows it would read as an escape (before x, u, U, n, a backslash
 // or a character shown escaped), so the id "pay\u202eyap" typed with a
-// backslash and the id with a real U+202E show apart. No two names show
-// alike; PrintableText and PrintableLine leave what it returns as it is.
+// backslash and the id with a real U+202E show apart, and a C1 control
+// shows as \u0085, apart from the byte 0x85 of invalid UTF-8 (\x85). No
+// two names show alike; PrintableText and PrintableLine leave what it
+// returns as it is.
 func PrintableID(s string) string { return printableText(s, true, true) }
 
 func printableText(s string, oneLine, exact bool) string {
@@ -122,7 +124,7 @@ func printableText(s string, oneLine, exact bool) string {
 			b.WriteString(`\n`)
 		case r == '\\' && doubled(i):
 			b.WriteString(`\\`)
-		case unprintableRune(r) && r < 0xa0:
+		case unprintableRune(r) && (r < 0x80 || r < 0xa0 && !exact):
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case unprintableRune(r) && r > 0xffff:
 			fmt.Fprintf(&b, `\U%08x`, r)

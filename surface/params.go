@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/glassworks/glass/receipt"
 )
 
 // The params of two entries are compared keyword by keyword, as JSON
@@ -38,7 +40,7 @@ func subject(path string) string {
 	if path == "" {
 		return "the arguments"
 	}
-	return "parameter " + printable(path)
+	return "parameter " + receipt.PrintableID(path)
 }
 
 func field(path string) string {

@@ -79,7 +79,7 @@ func JUnitSuite(files Files, rep *surface.Report) reporters.JUnitTestSuite {
 	}
 	for _, d := range rep.Differences {
 		c := reporters.JUnitTestCase{
-			Name:      receipt.PrintableText(d.Subject() + ": " + d.Field),
+			Name:      receipt.PrintableID(d.Subject()) + ": " + receipt.PrintableID(d.Field),
 			Classname: "glass-surface." + string(d.Class),
 			Status:    "passed",
 		}
@@ -123,6 +123,7 @@ func WriteJUnit(w io.Writer, files Files, rep *surface.Report) error {
 
 var htmlPage = template.Must(template.New("surface").Funcs(template.FuncMap{
 	"clean": receipt.PrintableText,
+	"id":    receipt.PrintableID,
 }).Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -153,7 +154,7 @@ code { font: 13px ui-monospace, SFMono-Regular, Menlo, monospace; }
 {{if .R.Differences}}<table>
 {{range .R.Differences}}<tr>
 <td class="v"><span class="badge {{.Class}}">{{.Class.Label}}</span></td>
-<td><code>{{clean .Subject}}</code> · {{clean .Field}}<div>{{clean .Change}}</div></td>
+<td><code>{{id .Subject}}</code> · {{id .Field}}<div>{{clean .Change}}</div></td>
 </tr>
 {{end}}</table>{{end}}
 </body>

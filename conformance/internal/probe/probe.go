@@ -188,7 +188,7 @@ func (pg *Page) Evaluate(script string, arg any) (any, error) {
 func (pg *Page) CallErr(id string, err error) error {
 	pg.lastCall = id
 	if errors.Is(err, glasstest.ErrCallTimeout) {
-		pg.p.s.rawTimeouts.Add(1) // Stalled
+		pg.p.s.noteStall(id)
 	}
 	if nav := pg.afterRead(err); err != nil && nav != nil {
 		return nav
@@ -235,7 +235,7 @@ func (pg *Page) Do(id string, args any, opts ...glasstest.CallOption) *receipt.R
 // harness wrote it for a failure of its own, or as a WebMCP client that
 // stopped before calling a tool).
 func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*receipt.Receipt, bool) {
-	h := pg.Harness.Do(id, args, pg.p.callOptions(opts)...)
+	h := pg.Harness.Do(id, args, pg.p.callOptions(id, opts)...)
 	r, byRuntime := pg.Answered(h)
 	pg.noteNavigated(id, r, byRuntime)
 	a, declared := pg.p.Base().Action(id)
@@ -251,7 +251,7 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 // resume of flow (the zero ActionInfo when the handle names no flow the
 // probe knows).
 func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest.CallOption) *receipt.Receipt {
-	h := pg.Harness.Resume(handle, pg.p.callOptions(opts)...)
+	h := pg.Harness.Resume(handle, pg.p.callOptions(flow.ID, opts)...)
 	r, byRuntime := pg.Answered(h)
 	pg.noteNavigated(flow.ID, r, byRuntime)
 	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}

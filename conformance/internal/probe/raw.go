@@ -49,7 +49,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 			return nil, fmt.Errorf("%w for %s", ErrNoTool, id)
 		}
 		input[glasstest.GlassInputMember] = options
-		v, err := pg.Harness.CallTool(name, judge.Plain(input).(map[string]any))
+		v, err := pg.Harness.CallToolWithin(pg.p.callBound(id), name, judge.Plain(input).(map[string]any))
 		if err != nil {
 			return nil, fmt.Errorf("call the tool %s: %w", name, pg.CallErr(id, err))
 		}
@@ -65,7 +65,7 @@ func (pg *Page) Raw(id string, args any, options map[string]any, tools *receipt.
 			b, _ := json.Marshal(args)
 			argsText = string(b)
 		}
-		v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.RawExecute, []any{id, argsText, judge.Plain(options)})
+		v, err := pg.Harness.EvaluateWithin(pg.p.callBound(id), pagewatch.RawExecute, []any{id, argsText, judge.Plain(options)})
 		if err != nil {
 			return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 		}
@@ -95,7 +95,7 @@ var EmptyArgsForms = []string{"", "null", "undefined"}
 // empty string, "null" null, "undefined" undefined), with no options, and
 // records the receipt in the run.
 func (pg *Page) RawEmpty(id, form string) (*receipt.Receipt, error) {
-	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.EmptyExecute, []any{id, form})
+	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(id), pagewatch.EmptyExecute, []any{id, form})
 	if err != nil {
 		return nil, fmt.Errorf("execute %s: %w", id, pg.CallErr(id, err))
 	}
@@ -113,7 +113,7 @@ const AtOnce = 16
 // tools in parallel makes them.
 func (pg *Page) RawAtOnce(id string, args any, options map[string]any) ([]*receipt.Receipt, error) {
 	b, _ := json.Marshal(args)
-	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(), pagewatch.ConcurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
+	v, err := pg.Harness.EvaluateWithin(pg.p.callBound(id), pagewatch.ConcurrentExecute, []any{id, string(b), judge.Plain(options), AtOnce})
 	if err != nil {
 		return nil, fmt.Errorf("execute %s %d times at once: %w", id, AtOnce, pg.CallErr(id, err))
 	}

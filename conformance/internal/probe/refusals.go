@@ -199,9 +199,9 @@ func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
 		if ok && domOnly(res.Changes) {
 			// The page model did not change, the DOM did: a page's own slow
 			// ticker ("a minute ago") may have landed in the call's window.
-			// The refusal is made again on a fresh page; a change counts
-			// only when it is seen both times.
-			if again, o2, ok2 := q.refuseNow(rf); ok2 && len(again.Changes) == 0 {
+			// The refusal is made again on another page; a change counts
+			// unless that page, its DOM witnessing, shows none.
+			if again, o2, ok2 := q.refuseNow(rf); ok2 && again.DOMWitness && len(again.Changes) == 0 {
 				res, o = again, o2
 			}
 		}

@@ -54,7 +54,7 @@ func (p *Probe) idle() idlePage {
 		v, err := pg.Harness.EvaluateWithin(QuietMax, pagewatch.SelfChange, []int{selfChangeForMs, selfChangeMax})
 		var out idlePage
 		if text, _ := v.(string); err != nil || json.Unmarshal([]byte(text), &out.masks) != nil {
-			out.masks = nil
+			return idlePage{}, nil // a page that did not answer is read no more
 		}
 		if last, err := pg.Snapshot(); err == nil && first != nil {
 			out.drift = slices.DeleteFunc(judge.ModelDiff(first, last), func(d string) bool { return strings.HasPrefix(d, "revision ") })

@@ -97,6 +97,9 @@ type Session struct {
 	pages int
 	seen  []Seen
 	memos map[string]*memoEntry
+	// stalled names the actions a call of which ended at the call bound
+	// (Stalled).
+	stalled map[string]bool
 	// unfinished finishes, per transport, the walks checks left part-made
 	// (see Probe.FinishWalks).
 	unfinished map[glasstest.Transport]map[string]func()
@@ -110,9 +113,6 @@ type Session struct {
 	// ending is set once every check of the run has its verdict: a probe
 	// computed ahead that has not started by then never starts.
 	ending atomic.Bool
-	// rawTimeouts counts the calls not made with Do that ended at the
-	// call bound (Stalled).
-	rawTimeouts atomic.Int32
 }
 
 // memoEntry is one result the probes of a run share: a refusal, an

@@ -2,6 +2,9 @@ package probe
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/glassworks/glass/glasstest"
@@ -14,69 +17,94 @@ import (
 // takes the runtime as one that never answers: the rules not yet checked
 // are not probed (engine.Check), and the calls of the probes already
 // running are bounded at silentTimeout, long enough for a runtime that
-// does answer to be seen answering. Once stallCalls calls ended at the
-// bound, answers between them or not (a runtime that answers each page's
-// first call and stalls on the later ones), later calls are bounded at
-// stallTimeout: a second per stalled call, not a bound per call.
+// does answer to be seen answering. A runtime that answers some calls and
+// stalls on others is not silent: once a call of an action ended at the
+// bound, each later call of that action is bounded at stallTimeout,
+// unless the probe sets a bound of its own (a hand-off's, a long
+// expectation's), so such a runtime costs a run a bound per action that
+// stalls, not one per call, and the actions that answer keep theirs.
 const (
 	silentCalls   = 6                      // not a contract bound
 	silentTimeout = 250 * time.Millisecond // not a contract bound
-	stallCalls    = 6                      // not a contract bound
 	stallTimeout  = 1 * time.Second        // not a contract bound
 )
-
-// timeouts counts the calls over p's transport that ended at the call
-// bound, and says whether the runtime answered any call.
-func (p *Probe) timeouts() (n int, answered bool) {
-	for _, sn := range p.SeenReceipts() {
-		answered = answered || sn.ByRuntime
-		if sn.Receipt != nil && sn.Receipt.Code() == receipt.CodeCallTimeout {
-			n++
-		}
-	}
-	return n, answered
-}
 
 // Silent says why the runtime is taken as never answering over p's
 // transport, or "" while it has answered a call or too few calls ended at
 // the bound to tell.
 func (p *Probe) Silent() string {
-	if n, answered := p.timeouts(); n >= silentCalls && !answered {
-		return fmt.Sprintf("the runtime answered none of the run's %d calls over this transport within the call bound of %v (each ended CALL_TIMEOUT)", n, p.CallTimeout())
-	}
-	return ""
-}
-
-// Stalled says, once stallCalls calls of the run ended at the call bound
-// (over any transport, raw calls too), that later calls are bounded at
-// stallTimeout (a report note); "" before.
-func (p *Probe) Stalled() string {
-	n := int(p.s.rawTimeouts.Load())
-	for _, sn := range p.s.seenReceipts("") {
-		if sn.Receipt != nil && sn.Receipt.Code() == receipt.CodeCallTimeout {
+	n := 0
+	for _, sn := range p.SeenReceipts() {
+		switch {
+		case sn.ByRuntime:
+			return ""
+		case sn.Receipt != nil && sn.Receipt.Code() == receipt.CodeCallTimeout:
 			n++
 		}
 	}
-	if n >= stallCalls && p.CallTimeout() > stallTimeout {
-		return fmt.Sprintf("%d calls ended CALL_TIMEOUT at the call bound of %v: the runtime stalls, and each call after the %dth was bounded at %v", n, p.CallTimeout(), stallCalls, stallTimeout)
+	if n < silentCalls {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("the runtime answered none of the run's %d calls over this transport within the call bound of %v (each ended CALL_TIMEOUT)", n, p.CallTimeout())
 }
 
-// callOptions are opts, with the call bound shortened once the runtime is
-// taken as silent or stalling (callBound).
-func (p *Probe) callOptions(opts []glasstest.CallOption) []glasstest.CallOption {
-	if b := p.callBound(); b < p.CallTimeout() {
+// noteStall records that a call of id ended at the call bound.
+func (s *Session) noteStall(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stalled == nil {
+		s.stalled = map[string]bool{}
+	}
+	s.stalled[id] = true
+}
+
+// Stalled says which actions had a call end at the call bound, so that
+// later calls of them were bounded shorter (a report note); "" when none,
+// or when the runtime is taken as silent (Silent says why).
+func (p *Probe) Stalled() string {
+	p.s.mu.Lock()
+	ids := slices.Sorted(maps.Keys(p.s.stalled))
+	p.s.mu.Unlock()
+	if len(ids) == 0 || p.Silent() != "" || p.CallTimeout() <= stallTimeout {
+		return ""
+	}
+	shown := ids[:min(len(ids), 5)]
+	more := ""
+	if len(ids) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(ids)-len(shown))
+	}
+	return fmt.Sprintf("a call of %s%s ended CALL_TIMEOUT at the call bound of %v: each later call of those actions that set no bound of its own was bounded at %v", strings.Join(quoteAll(shown), ", "), more, p.CallTimeout(), stallTimeout)
+}
+
+func quoteAll(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = fmt.Sprintf("%q", id)
+	}
+	return out
+}
+
+// callOptions are opts with the call bound of id (callBound) when it is
+// shorter than the run's: before opts when the action stalled, so that a
+// bound the probe sets wins; after them when the runtime is silent.
+func (p *Probe) callOptions(id string, opts []glasstest.CallOption) []glasstest.CallOption {
+	switch b := p.callBound(id); {
+	case b == silentTimeout:
 		return append(opts[:len(opts):len(opts)], glasstest.Timeout(b))
+	case b < p.CallTimeout():
+		return append([]glasstest.CallOption{glasstest.Timeout(b)}, opts...)
 	}
 	return opts
 }
 
-func (p *Probe) callBound() time.Duration {
+func (p *Probe) callBound(id string) time.Duration {
+	p.s.mu.Lock()
+	stalled := p.s.stalled[id]
+	p.s.mu.Unlock()
 	switch {
 	case p.Silent() != "":
 		return silentTimeout
-	case p.Stalled() != "":
+	case stalled && p.CallTimeout() > stallTimeout:
 		return stallTimeout
 	}
 	return p.CallTimeout()

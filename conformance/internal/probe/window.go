@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/judge"
-	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -71,7 +70,7 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		// 6 (§2.9): when the page model at the first input event differs
 		// from the harness's by what a reveal renders, that is the window,
 		// whether or not the receipt agrees with it.
-		if revealOnly(e.Before.Snap, s) {
+		if judge.RevealOnly(e.Before.Snap, s) {
 			return Window{E: e, Before: s, Note: "the runtime's snapshot when execution started (the first input event of the call), which holds the records revealing the target rendered"}, nil
 		}
 		harness.Early = judge.ModelDiff(e.Before.Snap, s)
@@ -91,7 +90,7 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 			return Window{E: again, Before: again.Before.Snap, Note: "the harness's snapshot before a second call of the action (the first disagreed with it)"}, nil
 		}
 		for i, s := range again.Timeline.States {
-			if revealOnly(again.Before.Snap, s) && judge.ChangesProblem(again.Receipt, s, again.After.Snap) == "" {
+			if judge.RevealOnly(again.Before.Snap, s) && judge.ChangesProblem(again.Receipt, s, again.After.Snap) == "" {
 				return Window{E: again, Before: s, Note: fmt.Sprintf("state %d of %d the page model went through during a second call of the action, which adds to the harness's snapshot before the call only records revealing the target rendered", i+1, len(again.Timeline.States))}, nil
 			}
 		}
@@ -101,45 +100,4 @@ func (p *Probe) Window(e *Exercised) (Window, error) {
 		return Window{}, err
 	}
 	return v.(Window), nil
-}
-
-// revealOnly reports whether s differs from b by records added and
-// nothing else: the same page identity, state views, feedback and
-// records (fields included), the same actions apart from row actions of
-// the added records, and at least one record more.
-func revealOnly(b, s *receipt.Snapshot) bool {
-	if b.Page != s.Page || !params.SameJSON(b.State, s.State) || !params.SameJSON(b.Feedback, s.Feedback) {
-		return false
-	}
-	if b.Records.Omitted > 0 || s.Records.Omitted > 0 || b.Actions.Omitted > 0 || s.Actions.Omitted > 0 {
-		return false
-	}
-	inS, inB := judge.RecordMap(s), judge.RecordMap(b)
-	for _, r := range b.Records.Items {
-		q, ok := inS[r.ID]
-		if !ok || !params.SameJSON(r.Fields, q.Fields) {
-			return false
-		}
-	}
-	added := map[string]bool{}
-	for _, r := range s.Records.Items {
-		if _, ok := inB[r.ID]; !ok {
-			added[r.ID] = true
-		}
-	}
-	if len(added) == 0 {
-		return false
-	}
-	if len(judge.Minus(b.ActionIDs(), s.ActionIDs())) > 0 {
-		return false
-	}
-	for _, a := range s.Actions.Items {
-		if _, ok := b.Action(a.ID); ok {
-			continue
-		}
-		if a.Record == "" || !added[a.Record] {
-			return false
-		}
-	}
-	return true
 }

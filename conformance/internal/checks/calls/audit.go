@@ -362,10 +362,12 @@ func FailureBounded(p *probe.Probe) probe.Outcome {
 }
 
 // stackFrame finds a frame of a JavaScript stack trace in a failure's
-// text: a script address with its line and column (V8's "at f
-// (https://host/app.js:148:11)", Firefox's "f@https://host/app.js:148:11"),
-// or an anonymous script's position.
-var stackFrame = regexp.MustCompile(`(?:https?|file|blob|webpack):[^\s()]*:\d+:\d+|<anonymous>:\d+:\d+|\bat [^\s()]+ \([^()\n]*:\d+:\d+\)`)
+// text: a script file's address with its line and column
+// ("app.js:148:11"), a V8 frame ("at f (https://host/page:148:11)"), a
+// Firefox frame ("f@https://host/app.js:148:11") or an anonymous script's
+// position ("<anonymous>:3:9"). A time of day in a text or an address
+// ("?start=10:30:00") is none.
+var stackFrame = regexp.MustCompile(`\.(?:m?js|cjs|jsx?|tsx?)(?:\?[^\s:()]*)?:\d+:\d+|<anonymous>:\d+:\d+|\bat [^\s()]+ \((?:https?|file|blob|webpack):[^\s()]*:\d+:\d+\)|@(?:https?|file|blob|webpack):[^\s()]*:\d+:\d+`)
 
 // ReceiptsValid judges every receipt of the run (after the cheap
 // refusals and the exercise): each decodes strictly, speaks

@@ -135,6 +135,7 @@ func TestStackFrameFindsAFrameOfEveryBrowsersTrace(t *testing.T) {
 		"the handler threw: remove@https://shop.example/static/app.js:12:7",
 		"the handler threw: TypeError: x is null\n    at eval (<anonymous>:3:9)",
 		"the handler threw: at Object.run (webpack:///src/todo.ts:40:3)",
+		"the handler threw: Error: boom\n    at HTMLButtonElement.<anonymous> (http://127.0.0.1:43117/:104:24)",
 	} {
 		if stackFrame.FindString(text) == "" {
 			t.Errorf("no stack frame found in %q", text)
@@ -145,6 +146,10 @@ func TestStackFrameFindsAFrameOfEveryBrowsersTrace(t *testing.T) {
 		"the handler threw: lost the connection after sending the delete",
 		"want one of [\"low\",\"normal\",\"high\"]",
 		"the target is hidden: 3 of 12 rows shown at 10:30:15",
+		"could not load https://api.example/slots?start=2026-12-07T10:30:00Z",
+		"the slot is taken at 2026-12-07 (10:30:00)",
+		"no stock at Lisbon (since 09:15:00)",
+		"the server at http://127.0.0.1:8080 answered 503 at 10:30:00",
 	} {
 		if f := stackFrame.FindString(text); f != "" {
 			t.Errorf("%q taken as a stack frame (%q)", text, f)
