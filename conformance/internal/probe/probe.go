@@ -238,6 +238,9 @@ func (pg *Page) DoAnswered(id string, args any, opts ...glasstest.CallOption) (*
 	h := pg.Harness.Do(id, args, pg.p.callOptions(id, opts)...)
 	r, byRuntime := pg.Answered(h)
 	pg.noteNavigated(id, r, byRuntime)
+	if !byRuntime && r.Code() == receipt.CodeCallTimeout {
+		pg.p.s.noteStall(id) // Stalled
+	}
 	a, declared := pg.p.Base().Action(id)
 	sn := Seen{Receipt: r, Action: a, Declared: declared, Transport: pg.p.Transport, What: id, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
@@ -254,6 +257,9 @@ func (pg *Page) Resume(handle string, flow receipt.ActionInfo, opts ...glasstest
 	h := pg.Harness.Resume(handle, pg.p.callOptions(flow.ID, opts)...)
 	r, byRuntime := pg.Answered(h)
 	pg.noteNavigated(flow.ID, r, byRuntime)
+	if !byRuntime && r.Code() == receipt.CodeCallTimeout {
+		pg.p.s.noteStall(flow.ID) // Stalled
+	}
 	sn := Seen{Receipt: r, Action: flow, Declared: flow.ID != "", Transport: pg.p.Transport, What: "resume " + handle, ByRuntime: byRuntime, Page: pg.n, Tickets: pg.tickets()}
 	if byRuntime && h.Code() == receipt.CodeExecutionMismatch {
 		sn.Issued = h.ExecutionID
