@@ -40,7 +40,9 @@ var Table = map[string]Check{
 	"policy.no-channel":       {Run: calls.ClassRefusal(refusal.RefNoChannel, false)},
 	"envelope.stale-revision": {Run: calls.StaleRevision},
 	"unavailable.reason": {Run: inTurn(calls.RefusalCheck(refusal.RefUnavailable, calls.UnavailableReason),
-		calls.RefusalCheck(refusal.RefUnavailableElement, calls.UnavailableReason))},
+		calls.RefusalCheck(refusal.RefUnavailableElement, calls.UnavailableReason),
+		calls.RefusalCheck(refusal.RefUnavailableFunction, calls.UnavailableReason),
+		calls.RefusalCheck(refusal.RefUnavailableFlow, calls.UnavailableReason), scenarios.UnavailableAfterCall)},
 
 	// Refusals as a whole.
 	"policy.after-validation":            {Run: calls.ValidationBeforeConfirmation},

@@ -54,8 +54,12 @@ const (
 	// unavailable action the first refusal calls is not one: stage 5
 	// checks its target too, and the business reason must still win.
 	RefUnavailableElement = "unavailable element action"
-	RefControlName        = "undeclared id named like a control"
-	RefSecretName         = "unknown sensitive value"
+	// RefUnavailableFunction and RefUnavailableFlow are the same for a
+	// function action and a flow: every kind passes stage 5's gate.
+	RefUnavailableFunction = "unavailable function action"
+	RefUnavailableFlow     = "unavailable flow"
+	RefControlName         = "undeclared id named like a control"
+	RefSecretName          = "unknown sensitive value"
 	// RefLooksLikePlaceholder is an object like a placeholder that is not
 	// one, where a parameter declares type string: "$sensitive" beside
 	// another member, or a name that is not a string. It is left as it is
@@ -89,6 +93,8 @@ var Refusals = []probe.Refusal{
 	{Kind: RefMalformedApproval, Code: receipt.CodePermissionDenied, Plan: planMalformedApproval},
 	{Kind: RefUnavailable, Code: receipt.CodeActionUnavailable, Plan: planUnavailable},
 	{Kind: RefUnavailableElement, Code: receipt.CodeActionUnavailable, Plan: planUnavailableElement},
+	{Kind: RefUnavailableFunction, Code: receipt.CodeActionUnavailable, Plan: planUnavailableFunction},
+	{Kind: RefUnavailableFlow, Code: receipt.CodeActionUnavailable, Plan: planUnavailableFlow},
 }
 
 // RefusalByKind is the refusal of the given kind (one of the Ref…
@@ -349,8 +355,13 @@ func planWrongType(p *probe.Probe) (*probe.PlannedCall, string) {
 // planFraction passes a number that is not an integer, within the
 // declared bounds, for an integer parameter: a type error of its own,
 // which a check of "is a number" lets through.
+//
+// Then the same call with an integer within the bounds written as a
+// string ("2"): a string is not an integer, but a runtime that coerces
+// digit strings (models often quote numbers) lets it through.
 func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
-	return planParam(p, "type integer", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
+	var digits string
+	c, why := planParam(p, "type integer", func(_ *params.Schema, name string, prop *params.Schema) (any, string, bool) {
 		if !prop.HasType("integer") || prop.HasType("number") {
 			return nil, "", false
 		}
@@ -361,8 +372,18 @@ func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
 		if prop.Maximum != nil && v > *prop.Maximum {
 			return nil, "", false
 		}
-		return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+		if prop.HasType("string") {
+			return v, fmt.Sprintf("%v for %q, declared integer", v, name), true
+		}
+		digits = strconv.FormatFloat(v-0.5, 'f', -1, 64)
+		return v, fmt.Sprintf("%v, then the string %q, for %q, declared integer", v, digits, name), true
 	})
+	if c != nil && digits != "" {
+		args := maps.Clone(c.Args.(map[string]any))
+		args[c.Field] = digits
+		c.MoreArgs = []any{args}
+	}
+	return c, why
 }
 
 // beyondBy is how far past a numeric bound planBeyondNumber goes: far
@@ -675,12 +696,38 @@ func planUnavailable(p *probe.Probe) (*probe.PlannedCall, string) {
 // planUnavailableElement calls an unavailable element action, unless the
 // unavailable refusal calls one already.
 func planUnavailableElement(p *probe.Probe) (*probe.PlannedCall, string) {
+	return unavailableOfKind(p, receipt.KindElement)
+}
+
+// planUnavailableFunction calls an unavailable function action, unless
+// the unavailable refusal calls one already: a function has no control,
+// and a runtime that takes unavailability for a property of a control
+// runs it.
+func planUnavailableFunction(p *probe.Probe) (*probe.PlannedCall, string) {
+	return unavailableOfKind(p, receipt.KindFunction)
+}
+
+// planUnavailableFlow calls an unavailable flow, unless the unavailable
+// refusal calls one already.
+func planUnavailableFlow(p *probe.Probe) (*probe.PlannedCall, string) {
+	return unavailableOfKind(p, receipt.KindFlow)
+}
+
+func unavailableOfKind(p *probe.Probe, kind receipt.Kind) (*probe.PlannedCall, string) {
 	if first, _ := planUnavailable(p); first != nil {
-		if a, _ := p.Base().Action(first.ID); a.Kind == receipt.KindElement {
-			return nil, "the unavailable action the probe calls first is an element action"
+		if a, _ := p.Base().Action(first.ID); a.Kind == kind {
+			article := "a "
+			if kind == receipt.KindElement {
+				article = "an "
+			}
+			return nil, "the unavailable action the probe calls first is " + article + string(kind) + " action"
 		}
 	}
-	return unavailable(p, func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindElement })
+	c, _ := unavailable(p, func(a receipt.ActionInfo) bool { return a.Kind == kind })
+	if c == nil {
+		return nil, "the page declares no unavailable " + string(kind) + " action (with arguments the probe can build)"
+	}
+	return c, ""
 }
 
 func unavailable(p *probe.Probe, keep func(receipt.ActionInfo) bool) (*probe.PlannedCall, string) {

@@ -396,16 +396,18 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		combos = append(combos, combo{"a stale expected revision on a call that would be denied", c.ID, c.Args,
 			[]glasstest.CallOption{glasstest.ExpectedRevision(987654321)}, receipt.CodeStaleRevision})
 	}
-	bad, hidden := scenarios.DeniedWhereHidden(p)
-	if bad != nil {
-		return *bad
-	}
-	if len(combos) < 2 && hidden == "" {
-		return probe.NotProbed("the page declares too few kinds of action to combine two failing gates")
-	}
 	var judged []string
-	if hidden != "" {
-		judged = append(judged, hidden)
+	for _, more := range []func(*probe.Probe) (*probe.Outcome, string){scenarios.DeniedWhereHidden, scenarios.DeniedWhereMadeUnavailable} {
+		bad, what := more(p)
+		if bad != nil {
+			return *bad
+		}
+		if what != "" {
+			judged = append(judged, what)
+		}
+	}
+	if len(combos) < 2 && len(judged) == 0 {
+		return probe.NotProbed("the page declares too few kinds of action to combine two failing gates")
 	}
 	if len(combos) < 2 {
 		return probe.Pass().With(probe.TextEvidence("combinations", judged...))

@@ -18,14 +18,18 @@ import (
 // approved on a fresh page, available actions whose params bound a number
 // or a string's length, with every such parameter at one of its inclusive
 // bounds — a number at its maximum, then at its minimum; a string of its
-// maxLength, then of its minLength — and the other arguments valid: the
-// schema accepts them, so the call must not fail INVALID_PARAMS (a runtime
-// that reads a bound as exclusive, or counts a string's length one off,
-// refuses it). The string at its maxLength is made of characters outside
-// the Basic Multilingual Plane (params.WideChar), so that a runtime that
-// counts UTF-16 code units or bytes instead of code points refuses it too. Parameters with an enum, a pattern or a format are left as
-// the probe builds them. Each of the four bounds is tried on the first
-// action that declares it.
+// maxLength, then of its minLength, or empty where it declares no
+// minLength — and the other arguments valid: the schema accepts them, so
+// the call must not fail INVALID_PARAMS (a runtime that reads a bound as
+// exclusive, or counts a string's length one off, refuses it). The string
+// at its maxLength is made of characters outside the Basic Multilingual
+// Plane (params.WideChar), so that a runtime that counts UTF-16 code units
+// or bytes instead of code points refuses it too; the one at its
+// minLength is white space, which a runtime that trims before it counts
+// refuses; the empty one is refused by a runtime that takes an empty
+// required member for a missing one. Parameters with an enum, a pattern
+// or a format are left as the probe builds them. Each of the five bounds
+// is tried on the first action that declares it.
 func AtTheBounds(p *probe.Probe) probe.Outcome {
 	var judged []string
 	covered := map[string]bool{} // "maximum", "minimum", "maxLength", "minLength": a call had one at it
@@ -70,12 +74,12 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			}
 			judged = append(judged, what+" → "+probe.OutcomeCode(r))
 		}
-		if len(covered) == 4 {
+		if len(covered) == 5 {
 			break
 		}
 	}
 	if len(judged) == 0 {
-		return probe.NotProbed("no available action bounds a number (minimum, maximum) or a string's length (minLength, maxLength) of a parameter the probe can fill")
+		return probe.NotProbed("no available action bounds a number (minimum, maximum) or declares a string parameter (its length bounds, minLength 0 by default) that the probe can fill")
 	}
 	return probe.Pass().With(probe.TextEvidence("arguments at their bounds", judged...))
 }
@@ -98,7 +102,14 @@ func atBound(prop *params.Schema, upper bool) (any, string, bool) {
 			// finds the string too long.
 			return strings.Repeat(params.WideChar, *length), lenName, true
 		}
-		return strings.Repeat("g", *length), lenName, true
+		// White space: the schema counts it like any character, and a
+		// runtime that trims before it counts refuses it.
+		return strings.Repeat(" ", *length), lenName, true
+	case !upper && length == nil && prop.HasType("string"):
+		// No minLength: the empty string is at the bound, 0, and the
+		// schema accepts it, required or not; a runtime that takes an
+		// empty required member for a missing one refuses it.
+		return "", "default minLength, 0", true
 	}
 	return nil, "", false
 }
