@@ -218,10 +218,13 @@ func (c *comparison) actions(old, cur *Surface) {
 	}
 }
 
-// what names an entry's sort: "tool of the rows remove@<record>" or
-// "action".
+// what names an entry's sort: "tool of the rows remove@<record>",
+// "step-only rows open@<record>" (a step registers no tool),
+// "step-only action" or "action".
 func what(a Action) string {
 	switch {
+	case a.Rows != "" && a.StepOnly:
+		return "step-only rows " + receipt.PrintableID(a.Rows)
 	case a.Rows != "":
 		return "tool of the rows " + receipt.PrintableID(a.Rows)
 	case a.StepOnly:
@@ -273,6 +276,8 @@ func (c *comparison) action(o, n Action) {
 		switch {
 		case o.Fidelity == "":
 			c.add(NeedsReview, name, "fidelity", "fidelity is now %s (none was assigned)", n.Fidelity)
+		case n.Fidelity == "" && (n.Kind == receipt.KindFlow || n.Kind == receipt.KindFunction):
+			c.add(NeedsReview, name, "fidelity", "fidelity %s is no longer assigned: a %s has no target of its own, so no fidelity", o.Fidelity, n.Kind)
 		case n.Fidelity == "":
 			c.add(NeedsReview, name, "fidelity", "fidelity %s is no longer assigned: its target is not in the page when it loads", o.Fidelity)
 		case fidelityRank(n.Fidelity) < fidelityRank(o.Fidelity):

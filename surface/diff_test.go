@@ -78,12 +78,17 @@ var diffCases = []struct {
 		"NEEDS REVIEW  export: kind changed from function to element",
 		"NEEDS REVIEW  export: fidelity is now high (none was assigned)",
 	}},
+	{"now-a-flow", []string{
+		"NEEDS REVIEW  export: kind changed from element to flow",
+		"NEEDS REVIEW  export: fidelity high is no longer assigned: a flow has no target of its own, so no fidelity",
+	}},
 	{"record-ids-fixed", []string{"NEEDS REVIEW  edit: parameter task: now an enum of 3 fixed values, no longer the page's record ids"}},
 	{"page-title-changed", []string{`NEEDS REVIEW  page: title changed from "Todo" to "Todos"`}},
 
 	// Additive: something new; nothing an agent used changed.
 	{"action-added", []string{"ADDITIVE      archive: new action (function, write)"}},
 	{"tool-added", []string{"ADDITIVE      star: new tool of the rows star@<record> (element, write)"}},
+	{"step-only-rows-added", []string{"ADDITIVE      star: new step-only rows star@<record> (element, write)"}},
 
 	// No difference: a reordered enum is the same set of values.
 	{"identical", nil},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
@@ -136,10 +138,21 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 		contents = append(contents, mod)
 	}
 	for i, p := range paths {
+		// --force loses nothing: a file it replaces with other contents
+		// (a manifest with entries of your own, a reviewed surface) is
+		// kept beside it.
+		kept, err := keepPrevious(p, contents[i])
+		if err != nil {
+			return fail("keep the previous %s: %v", p, pathErr(err))
+		}
 		if err := os.WriteFile(p, contents[i], 0o644); err != nil {
 			return fail("write %s: %v", p, pathErr(err))
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", receipt.PrintableText(p))
+		if kept != "" {
+			fmt.Fprintf(stdout, "wrote %s (the previous one, which differed, is now %s)\n", receipt.PrintableText(p), receipt.PrintableText(filepath.Base(kept)))
+		} else {
+			fmt.Fprintf(stdout, "wrote %s\n", receipt.PrintableText(p))
+		}
 	}
 	if ownModule {
 		if code := tidy(f.dir, src, stdout, stderr); code != exitOK {
@@ -217,4 +230,32 @@ func absDir(dir string) string {
 		return dir
 	}
 	return abs
+}
+
+// keepPrevious renames the file at p, when there is one whose contents
+// differ from next, to the first free name of p.orig, p.orig2, …, and
+// returns that name; "" when nothing needed keeping.
+func keepPrevious(p string, next []byte) (string, error) {
+	old, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if bytes.Equal(old, next) {
+		return "", nil
+	}
+	for n := 1; n <= 100; n++ {
+		to := p + ".orig"
+		if n > 1 {
+			to += strconv.Itoa(n)
+		}
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			return to, os.Rename(p, to)
+		} else if err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%s.orig to %s.orig100 exist already: remove the ones you no longer need", p, p)
 }

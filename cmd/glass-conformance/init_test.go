@@ -136,6 +136,14 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 	if strings.Contains(out, "note: the page showed no records") {
 		t.Errorf("a note about an empty page on a page with records:\n%s", out)
 	}
+	// --force loses nothing: the actions file it replaced with other
+	// specs is kept beside the new one, and init says so.
+	if want := "wrote glass-acceptance/" + initgen.ActionsFile + " (the previous one, which differed, is now " + initgen.ActionsFile + ".orig)\n"; !strings.Contains(out, want) {
+		t.Errorf("init --force did not print\n%s\n%s", want, out)
+	}
+	if kept, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile+".orig")); err != nil || strings.Contains(string(kept), "delete@1") {
+		t.Errorf("the previous actions file is not kept as it was (%v):\n%s", err, kept)
+	}
 	actions, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile))
 	if err != nil {
 		t.Fatal(err)

@@ -469,3 +469,32 @@ func TestAStepOnlyActionGetsNoApprovalOrDenial(t *testing.T) {
 		}
 	}
 }
+
+// TestAPageWithAFlowGetsAFlowFailuresTemplate: the starter manifest of a
+// page that declares a flow shows, commented out, a flowFailures entry for
+// it, which reads back as a manifest once uncommented.
+func TestAPageWithAFlowGetsAFlowFailuresTemplate(t *testing.T) {
+	p := hoverPlan(t)
+	flow := action(t, `{"id":"borrow","description":"Borrow a book","kind":"flow","risk":"write","available":true}`)
+	p.Specs = append(p.Specs, Spec{Action: flow, ManifestKey: flow.ID})
+	files, err := Render(p, Options{Package: "acceptance"}, parseManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(files.Manifest)
+	i := strings.Index(text, "# flowFailures:\n")
+	if i < 0 || !strings.Contains(text[i:], "#   - action: borrow\n") {
+		t.Fatalf("the manifest has no flowFailures template for borrow:\n%s", text)
+	}
+	var uncommented []string
+	for _, line := range strings.Split(text[i:], "\n") {
+		uncommented = append(uncommented, strings.TrimPrefix(line, "# "))
+	}
+	m, err := conformance.ParseManifest(ManifestFile, []byte("version: 1\n"+strings.Join(uncommented, "\n")))
+	if err != nil {
+		t.Fatalf("the template, uncommented, is no manifest: %v", err)
+	}
+	if len(m.FlowFailures) != 1 || m.FlowFailures[0].Action != "borrow" || m.FlowFailures[0].Step != 2 {
+		t.Errorf("the template reads back as %+v", m.FlowFailures)
+	}
+}

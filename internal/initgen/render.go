@@ -515,7 +515,7 @@ func (p *Plan) manifest() ([]byte, error) {
 	var quoted quotedStrings
 	argsByKey := map[string]any{}
 	unbuildable := map[string]string{}
-	var handoffs []string
+	var handoffs, flows []string
 	for _, sp := range p.Specs {
 		switch {
 		case sp.ArgsErr != "":
@@ -523,15 +523,20 @@ func (p *Plan) manifest() ([]byte, error) {
 		case len(sp.Args) > 0:
 			argsByKey[sp.ManifestKey] = sp.Args
 		}
-		if sp.Action.Kind == receipt.KindHandoff {
+		if k := sp.Action.Kind; k == receipt.KindHandoff || k == receipt.KindFlow {
 			q, err := yaml.Marshal(quoted.swap(sp.Action.ID))
 			if err != nil {
 				return nil, fmt.Errorf("write the manifest: %w", err)
 			}
-			handoffs = append(handoffs, quoted.restore(strings.TrimSuffix(string(q), "\n")))
+			id := quoted.restore(strings.TrimSuffix(string(q), "\n"))
+			if k == receipt.KindHandoff {
+				handoffs = append(handoffs, id)
+			} else {
+				flows = append(flows, commentText(id))
+			}
 		}
 	}
-	data := map[string]any{"URL": commentText(p.URL), "Handoffs": handoffs}
+	data := map[string]any{"URL": commentText(p.URL), "Handoffs": handoffs, "Flows": flows}
 	if len(argsByKey) > 0 {
 		out, err := yaml.Marshal(map[string]any{"args": quoted.swap(argsByKey)})
 		if err != nil {

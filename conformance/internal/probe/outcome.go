@@ -117,6 +117,12 @@ func Got(r *receipt.Receipt) string {
 	if r.Result.OK {
 		return "it succeeded"
 	}
+	if r.Code() == receipt.CodeActionNotFound {
+		// Where a check wanted something else, the id was declared when
+		// it planned the call: the common cause is a store the page's
+		// loads share, another page's call having removed the record.
+		return fmt.Sprintf("it failed with %s at phase %s (if the page's loads share one store, another page's calls may have removed what this one called: docs/runtime.md, \"Seeding data for tests\")", r.Code(), r.FailurePhase())
+	}
 	return fmt.Sprintf("it failed with %s at phase %s", r.Code(), r.FailurePhase())
 }
 
