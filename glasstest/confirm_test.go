@@ -33,7 +33,7 @@ var _ = Describe("Playing the agent runtime: confirmations", func() {
 		Expect(asked[0].Request.ExecutionID).To(Equal(r.ExecutionID))
 		Expect(asked[0].Solicited).To(BeTrue())
 		Expect(asked[0].Approved).To(BeTrue())
-		Expect(asked[0].Ticket).To(HavePrefix("tk_"))
+		Expect(asked[0].Ticket).To(And(HavePrefix("tk_"), HaveLen(131)))
 		Expect(r.Confirmations).To(ConsistOf(receipt.Confirmation{Action: "remove@r1", Risk: receipt.RiskDangerous, Approved: true, Ticket: asked[0].Ticket}))
 		Expect(page.VerifyConfirmations(r)).To(Succeed())
 	})

@@ -236,6 +236,17 @@ func (p *Page) Receipts() []*receipt.Receipt {
 // Confirmations returns every confirmation request the host received.
 func (p *Page) Confirmations() []ConfirmationRecord { return p.hostLog.Confirmations() }
 
+// newTicket is a fresh, unguessable ticket: "tk_" and 128 hex digits,
+// 131 characters (glasstest/confirm_test.go asserts it). Long on purpose,
+// as a signed token may be: a runtime must copy the ticket unchanged
+// (CONTRACT.md policy.ticket), and one that bounds the strings it got
+// from outside cuts it.
+func newTicket() string {
+	var b [64]byte
+	_, _ = rand.Read(b[:])
+	return "tk_" + hex.EncodeToString(b[:])
+}
+
 func newID(prefix string) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
