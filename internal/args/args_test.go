@@ -163,6 +163,12 @@ func TestValidFailsClearly(t *testing.T) {
 		{"ref cycle", `{"$defs":{"n":{"type":"object","required":["n"],"properties":{"n":{"$ref":"#/$defs/n"}}}},"$ref":"#/$defs/n"}`, `a $ref cycle through required members has no finite value`},
 		{"no integer within bounds", `{"type":"integer","minimum":1.2,"maximum":1.8}`, `args: /: no integer lies within the declared bounds`},
 		{"no enum value fits", `{"type":"string","enum":["long"],"maxLength":2}`, `args: /: no value of the enum meets the rest of the schema`},
+		// A page's own numbers never size an allocation past MaxBuilt.
+		{"huge minLength", `{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":2000000000}}}`,
+			`args: /s: minLength 2000000000 is more than the 10000 characters the probe builds a string of`},
+		{"huge minLength with a pattern", `{"type":"string","pattern":"^x+$","minLength":2000000000}`,
+			`args: /: minLength 2000000000 is more than the 10000 characters the probe builds a string of`},
+		{"huge minItems", `{"type":"array","minItems":2000000000}`, `args: /: minItems 2000000000 is more than the 10000 items the probe builds an array of`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Parse(json.RawMessage(tc.params))

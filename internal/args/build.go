@@ -13,6 +13,12 @@ import (
 // value.
 const maxDepth = 32
 
+// MaxBuilt bounds what the builder makes from a schema's own numbers: a
+// string of at most MaxBuilt characters, an array of at most MaxBuilt
+// items. A page that asks for more (a minLength of two billion) gets an
+// error, not a value that fills the machine's memory.
+const MaxBuilt = 10000
+
 // unknown is the pointer of a node that has no place in the document (a
 // node merged from allOf, or a default): its value is checked with the
 // enclosing node, and in the end with the whole schema.
@@ -233,6 +239,9 @@ func (b *builder) buildString(n *node, ptr, path string, variant int) (any, erro
 		return map[string]string{sensitivePlaceholder: b.set.secretName}, nil
 	}
 	lo, hi := lengthBounds(n)
+	if lo > MaxBuilt {
+		return nil, fmt.Errorf("%s: minLength %d is more than the %d characters the probe builds a string of", at(path), lo, MaxBuilt)
+	}
 	v := plainString
 	if variant > 0 {
 		v += " " + strconv.Itoa(variant+1)
@@ -377,7 +386,10 @@ func (b *builder) buildArray(n *node, ptr, path string, depth int) (any, error) 
 	if n.MinItems != nil {
 		count = *n.MinItems
 	}
-	out := make([]any, 0, count)
+	if count > MaxBuilt {
+		return nil, fmt.Errorf("%s: minItems %d is more than the %d items the probe builds an array of", at(path), count, MaxBuilt)
+	}
+	out := make([]any, 0, max(count, 0))
 	for i := 0; i < count; i++ {
 		item, iptr := n.Items, child(ptr, "/items")
 		if i < len(n.PrefixItems) {

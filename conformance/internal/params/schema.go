@@ -120,6 +120,9 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 			return map[string]string{"$sensitive": SensitiveRef}, nil
 		}
 		v := "glass probe"
+		if s.MinLength != nil && *s.MinLength > args.MaxBuilt {
+			return nil, fmt.Errorf("%s: minLength %d is more than the %d characters the probe builds a string of; name arguments for this action in the manifest", PathOr(path), *s.MinLength, args.MaxBuilt)
+		}
 		if s.MinLength != nil && len(v) < *s.MinLength {
 			v += strings.Repeat("x", *s.MinLength-len(v))
 		}
@@ -145,7 +148,10 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 		if s.MinItems != nil {
 			n = *s.MinItems
 		}
-		out := make([]any, 0, n)
+		if n > args.MaxBuilt {
+			return nil, fmt.Errorf("%s: minItems %d is more than the %d items the probe builds an array of; name arguments for this action in the manifest", PathOr(path), n, args.MaxBuilt)
+		}
+		out := make([]any, 0, max(n, 0))
 		for i := 0; i < n; i++ {
 			item := s.Items
 			if item == nil {

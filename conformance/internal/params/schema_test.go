@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +60,24 @@ func TestSchemaBuildsValidAndInvalidArguments(t *testing.T) {
 		s, _ := ParseSchema(json.RawMessage(bad))
 		if _, err := s.Synthesize("", ""); err == nil {
 			t.Errorf("synthesize(%s) built a value it cannot know is valid", bad)
+		}
+	}
+}
+
+// TestAPagesOwnNumbersNeverSizeAnAllocation: a minLength or a minItems of
+// two billion (an attack page's) is an error, at once, not a value that
+// fills the machine's memory.
+func TestAPagesOwnNumbersNeverSizeAnAllocation(t *testing.T) {
+	for _, params := range []string{
+		`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":2000000000}}}`,
+		`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":2000000000}}}`,
+	} {
+		s, err := ParseSchema(json.RawMessage(params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := s.Synthesize("", ""); err == nil || !strings.Contains(err.Error(), "more than the 10000") {
+			t.Errorf("Synthesize(%s) = %.40v, %v; want an error naming the bound", params, v, err)
 		}
 	}
 }
