@@ -99,8 +99,23 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		head, tail := rest[:i], rest[i+len(mark):]
 		cut := len(head)
 		lo := max(0, len(head)-c.window)
-		if j := c.partEnding(head[lo:]); j >= 0 {
-			cut = lo + j
+		// The cut may have fallen inside one character's escape
+		// ("…\u0034\u0…", "…%3C%2…"): the start of a value then ends
+		// before the escape's bytes the cut left, and they are hidden
+		// with it.
+		for t := 0; t <= maxPartialEscape && lo <= len(head)-t; t++ {
+			if t > 0 && !escapeByte(head[len(head)-t]) {
+				break
+			}
+			// Only where an escape can begin: each attempt scans the
+			// window.
+			if t > 0 && !opensEscape(head[len(head)-t]) {
+				continue
+			}
+			if j := c.partEnding(head[lo : len(head)-t]); j >= 0 {
+				cut = lo + j
+				break
+			}
 		}
 		out.Write(head[:cut])
 		if cut < len(head) {
@@ -109,10 +124,18 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		}
 		out.Write(mark)
 		rest = tail
-		if e := c.ends.longestAt(tail[:min(len(tail), c.window)], 0); e > 0 {
-			out.WriteString(mask)
-			hid = true
-			rest = tail[e:]
+		window := tail[:min(len(tail), c.window)]
+		// Likewise a tail may begin with the rest of an escape.
+		for t := 0; t <= maxPartialEscape && t < len(window); t++ {
+			if t > 0 && !escapeByte(window[t-1]) {
+				break
+			}
+			if e := c.ends.longestAt(window, t); e > 0 {
+				out.WriteString(mask)
+				hid = true
+				rest = tail[e:]
+				break
+			}
 		}
 	}
 	if !hid {
@@ -120,6 +143,27 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 	}
 	return out.Bytes(), true
 }
+
+// maxPartialEscape is the most bytes of an escape a cut can leave beside
+// its mark that hideCuts looks past: an escape nested a few levels deep.
+const maxPartialEscape = 64
+
+// escapeByte reports whether b can be part of an escape the scrubber
+// reads: a backslash, a percent sign, an entity's &, # and ;, the letters
+// that open an escape, braces and hexadecimal digits.
+func escapeByte(b byte) bool {
+	switch {
+	case b == '\\' || b == '%' || b == '&' || b == '#' || b == ';' || b == '{' || b == '}',
+		b == 'u' || b == 'U' || b == 'x' || b == 'X',
+		'0' <= b && b <= '9', 'a' <= b && b <= 'f', 'A' <= b && b <= 'F':
+		return true
+	}
+	return false
+}
+
+// opensEscape reports whether b begins an escape: a backslash, a percent
+// sign, an entity's &.
+func opensEscape(b byte) bool { return b == '\\' || b == '%' || b == '&' }
 
 // partEnding returns the first offset of b at which a spelling of a
 // value's start begins and runs to b's end, or -1. Each offset costs one

@@ -22,6 +22,14 @@ func TestWhatACutLeftOfAValueIsHidden(t *testing.T) {
 		{"a start before the mark", []string{long}, "bad: " + long + " " + long[:15] + "…", "bad: [sensitive] [sensitive]…"},
 		{"a start in JSON escapes", []string{long}, `"bad: corr\u0065ct-hors…"`, `"bad: [sensitive]…"`},
 		{"a start percent-encoded", []string{"pass word&more"}, "q=pass%20word%26m…", "q=[sensitive]…"},
+		// The cut fell inside one character's escape: the start of the
+		// value ends before what the cut left of that escape (an attack
+		// page's padding moved the cut there).
+		{"a start cut inside a \\u escape", []string{long}, `bad: \u0063\u006f\u0072\u0072\u0065\u0063\u0074\u0…`, "bad: [sensitive]…"},
+		{"a start cut inside a doubled escape", []string{long}, `bad: \\u0063\\u006f\\u0072\\u0072\\u0065\\u0063\\u00…`, "bad: [sensitive]…"},
+		{"a start cut inside a hex entity", []string{long}, "bad: &#x00063;&#x0006f;&#x00072;&#x00072;&#x00065;&#x00063;&#…", "bad: [sensitive]…"},
+		{"a start cut inside a percent escape", []string{"pass word&more"}, "q=pass%20word%2…", "q=[sensitive]…"},
+		{"an end begun inside an escape", []string{long}, "…72se-battery, said", "…[sensitive], said"},
 		{"an end after the mark", []string{long}, "…horse-battery, said the page", "…[sensitive], said the page"},
 		{"both sides of two marks", []string{long}, "a correct-hor… b …-battery c", "a [sensitive]… b …[sensitive] c"},
 		{"a start too short to tell", []string{long}, "corre… and …ttery", "corre… and …ttery"},
