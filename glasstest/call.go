@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/glassworks/glass/internal/hostlog"
 	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
 )
@@ -130,7 +131,7 @@ func (p *Page) failCall(execID string, err error) {
 }
 
 func (p *Page) do(id string, args any, s settings) callResult {
-	execID := newID("act_")
+	execID := hostlog.NewID("act_")
 	argsJSON, err := encodeArgs(id, args)
 	if err != nil {
 		p.failCall(execID, err)
@@ -156,7 +157,7 @@ func (p *Page) do(id string, args any, s settings) callResult {
 
 func (p *Page) resume(handle string, s settings) callResult {
 	flow := p.flowOf(handle)
-	execID := newID("act_")
+	execID := hostlog.NewID("act_")
 	// The runtime asks confirmations of a resumed flow under the flow's id;
 	// a handle the harness never saw binds to no action, so any
 	// confirmation it asks for is refused as unsolicited.

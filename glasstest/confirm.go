@@ -71,7 +71,7 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) pagejs.ConfirmAnswer 
 		ans.Approved = ok && err == nil
 	}
 	if ans.Approved {
-		ans.Ticket = newTicket()
+		ans.Ticket = hostlog.NewTicket()
 	} else if ans.Reason == "" {
 		ans.Reason, ans.As = "denied by the user", call.settings.policy.as
 	}

@@ -1,9 +1,7 @@
 package glasstest
 
 import (
-	"crypto/rand"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,7 +115,7 @@ func openPage(b *Browser, url string, opts ...PageOption) (*Page, error) {
 		pending:  map[string]*pendingCall{},
 		calls:    map[*receipt.Receipt]issuedCall{},
 		failures: map[string]error{},
-		nonce:    newID("k_") + newID("") + newID(""), // the host channel's key: 144 bits
+		nonce:    hostlog.NewID("k_") + hostlog.NewID("") + hostlog.NewID(""), // the host channel's key: 144 bits
 		fail:     func(error) {},
 	}
 	if !pooled(s) {
@@ -235,23 +233,6 @@ func (p *Page) Receipts() []*receipt.Receipt {
 
 // Confirmations returns every confirmation request the host received.
 func (p *Page) Confirmations() []ConfirmationRecord { return p.hostLog.Confirmations() }
-
-// newTicket is a fresh, unguessable ticket: "tk_" and 128 hex digits,
-// 131 characters (glasstest/confirm_test.go asserts it). Long on purpose,
-// as a signed token may be: a runtime must copy the ticket unchanged
-// (CONTRACT.md policy.ticket), and one that bounds the strings it got
-// from outside cuts it.
-func newTicket() string {
-	var b [64]byte
-	_, _ = rand.Read(b[:])
-	return "tk_" + hex.EncodeToString(b[:])
-}
-
-func newID(prefix string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
-}
 
 // onHostCall answers the runtime's requests on the host channel.
 func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {

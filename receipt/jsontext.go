@@ -75,7 +75,8 @@ func printsInJSON(r rune) bool { return strconv.IsPrint(r) && !Invisible(r) }
 func PrintableText(s string) string { return printableText(s, false, false) }
 
 // PrintableLine is PrintableText on one line: a line break shows as \n,
-// so page text stays on the line Glass gave it.
+// so page text stays on the line Glass gave it, and a tab as \t, so that
+// it cannot pass for spaces.
 func PrintableLine(s string) string { return printableText(s, true, false) }
 
 // PrintableID is PrintableLine for a name that must not pass for another
@@ -91,7 +92,7 @@ func PrintableID(s string) string { return printableText(s, true, true) }
 func printableText(s string, oneLine, exact bool) string {
 	shown := func(i int) bool { // whether s[i:] starts with a character shown escaped
 		r, n := utf8.DecodeRuneInString(s[i:])
-		return r == utf8.RuneError && n <= 1 || unprintableRune(r) || oneLine && r == '\n'
+		return r == utf8.RuneError && n <= 1 || unprintableRune(r) || oneLine && (r == '\n' || r == '\t')
 	}
 	doubled := func(i int) bool { // whether the backslash at s[i] is doubled
 		if !exact || i+1 == len(s) {
@@ -100,7 +101,7 @@ func printableText(s string, oneLine, exact bool) string {
 		switch s[i+1] {
 		case 'x', 'u', 'U', '\\':
 			return true
-		case 'n':
+		case 'n', 't':
 			return oneLine
 		}
 		return shown(i + 1)
@@ -122,6 +123,9 @@ func printableText(s string, oneLine, exact bool) string {
 			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case r == '\n' && oneLine:
 			b.WriteString(`\n`)
+		case r == '\t' && oneLine:
+			// On one line a tab would pass for spaces: "t\tab" for "t ab".
+			b.WriteString(`\t`)
 		case r == '\\' && doubled(i):
 			b.WriteString(`\\`)
 		case unprintableRune(r) && (r < 0x80 || r < 0xa0 && !exact):

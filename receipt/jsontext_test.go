@@ -103,6 +103,17 @@ func TestPrintableTextShowsWhatATerminalWouldActOn(t *testing.T) {
 	if got, want := receipt.PrintableLine("one\nFAKE LINE\x1b[2J"), `one\nFAKE LINE\x1b[2J`; got != want {
 		t.Errorf("PrintableLine = %q, want %q", got, want)
 	}
+	// On one line a tab would pass for spaces (an attack page's id
+	// "t\tab" beside "t ab"); in a text of several lines it stays.
+	if got, want := receipt.PrintableLine("t\tab"), `t\tab`; got != want {
+		t.Errorf("PrintableLine of a tab = %q, want %q", got, want)
+	}
+	if got, want := receipt.PrintableID(`t\tab`+"\t"), `t\\tab\t`; got != want {
+		t.Errorf("PrintableID of a typed and a real tab = %q, want %q", got, want)
+	}
+	if got, want := receipt.PrintableText("a\tb"), "a\tb"; got != want {
+		t.Errorf("PrintableText of a tab = %q, want %q", got, want)
+	}
 }
 
 // FuzzPrintableText: whatever a page writes, the text Glass prints of it
@@ -144,6 +155,10 @@ func unprint(s string) string {
 			switch {
 			case s[i+1] == '\\':
 				b.WriteByte('\\')
+				i += 2
+				continue
+			case s[i+1] == 't':
+				b.WriteByte('\t')
 				i += 2
 				continue
 			case s[i+1] == 'n':
