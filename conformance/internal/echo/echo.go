@@ -87,11 +87,13 @@ func planCalls(p *probe.Probe) (calls []plan, notes []string) {
 		if err != nil {
 			continue
 		}
-		// An action that asks first and takes members its schema does
-		// not declare gets the value in one more: the runtime restores a
-		// placeholder wherever it is, and the confirmation request shows
-		// the arguments (CONTRACT.md §2.3, §6.3).
-		extra := probe.NeedsConfirmation(a) && a.Available && string(s.AdditionalProperties) != "false" && s.Properties[echoMember] == nil
+		// An action that asks first, or a hand-off, that takes members
+		// its schema does not declare gets the value in one more: the
+		// runtime restores a placeholder wherever it is, and the
+		// confirmation or hand-off request shows the arguments
+		// (CONTRACT.md §2.3, §6.3; an outside audit's runtime masked the
+		// confirmation's and not the hand-off's).
+		extra := (probe.NeedsConfirmation(a) || a.Kind == receipt.KindHandoff) && a.Available && string(s.AdditionalProperties) != "false" && s.Properties[echoMember] == nil
 		if len(s.Properties) == 0 && !extra {
 			continue
 		}
