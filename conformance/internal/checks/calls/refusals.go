@@ -216,6 +216,14 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 	default:
 		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
 	}
+	switch uo, why := staleUnobserved(p); {
+	case uo.Verdict != report.Pass:
+		return uo
+	case why != "":
+		notProbed = append(notProbed, why)
+	default:
+		judged = append(judged, "a stale revision after the page's URL changed with no call → STALE_REVISION")
+	}
 	switch ro, line, why := stages.StaleResume(p); {
 	case ro != nil:
 		return *ro
