@@ -216,7 +216,7 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 	default:
 		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
 	}
-	switch uo, why := staleUnobserved(p); {
+	switch uo, why := scenarios.StaleUnobserved(p); {
 	case uo.Verdict != report.Pass:
 		return uo
 	case why != "":
