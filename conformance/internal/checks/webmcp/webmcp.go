@@ -277,9 +277,6 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Broken(err)
 	}
-	if o := readFlowRanMore(p); o != nil {
-		return *o
-	}
 	var notJudged []string
 	if remover == nil {
 		notJudged = append(notJudged, "no call of the run took away every action of a tool, so unregistering a tool was not probed")
@@ -310,51 +307,6 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 		ev = append(ev, probe.TextEvidence("not judged", notJudged...))
 	}
 	return probe.Pass().With(ev...)
-}
-
-// readFlowRanMore fails when a flow the snapshot reports as a read — its
-// tool carries readOnlyHint true — ran, in the exercise, a step that is no
-// read: one that asked for confirmation again at a higher risk, or whose
-// action a snapshot around the call declares with another risk (hand-offs,
-// which the user performs, left out). Such a tool runs an action that is
-// not a read; the flow's risk counts the steps that resolve when it is
-// called, and one that declares no risk is a write unless every step
-// resolves to a read (CONTRACT.md §2.4): an outside audit's runtime left
-// out the steps that did not resolve yet.
-func readFlowRanMore(p *probe.Probe) *probe.Outcome {
-	var flow, why string
-	err := p.Each(func(a receipt.ActionInfo) bool { return a.Kind == receipt.KindFlow && a.Risk == receipt.RiskRead }, func(e *probe.Exercised) bool {
-		for _, c := range e.Confirmations {
-			if c.Request.Step != "" && c.Request.Risk != receipt.RiskRead {
-				flow, why = e.Action.ID, fmt.Sprintf("its step %s asked for confirmation as %s", c.Request.Step, c.Request.Risk)
-				return false
-			}
-		}
-		for _, st := range e.Receipt.Result.Steps {
-			if st.Outcome != receipt.StepOK {
-				continue
-			}
-			for _, w := range []*probe.Witness{e.Before, e.After} {
-				if w == nil || w.Snap == nil {
-					continue
-				}
-				if a, ok := w.Snap.Action(st.ID); ok && a.Kind != receipt.KindHandoff && a.Risk != receipt.RiskRead {
-					flow, why = e.Action.ID, fmt.Sprintf("its step %s ran, an action of the risk %s", st.ID, a.Risk)
-					return false
-				}
-			}
-		}
-		return true
-	})
-	if err != nil {
-		b := probe.Broken(err)
-		return &b
-	}
-	if flow == "" {
-		return nil
-	}
-	f := probe.Failf("the snapshot reports the flow %s as a read, so its tool carries readOnlyHint true, but %s: a tool that runs an action that is not a read must not carry readOnlyHint true (a flow that declares no risk is a write at least, unless every step resolves to a read, CONTRACT.md §2.4)", flow, why)
-	return &f
 }
 
 // removedTool names a tool the snapshot before e's call calls for and the
