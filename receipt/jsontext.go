@@ -81,8 +81,8 @@ func PrintableLine(s string) string { return printableText(s, true, false) }
 
 // PrintableID is PrintableLine for a name that must not pass for another
 // (an action id, a tool name): a backslash of s is also doubled where
-// what follows it would read as an escape (before x, u, U, n, a backslash
-// or a character shown escaped), so the id "pay\u202eyap" typed with a
+// what follows it would read as an escape (before x, u, U, n, t, a
+// backslash or a character shown escaped), so the id "pay\u202eyap" typed with a
 // backslash and the id with a real U+202E show apart, and a C1 control
 // shows as \u0085, apart from the byte 0x85 of invalid UTF-8 (\x85). No
 // two names show alike; PrintableText and PrintableLine leave what it

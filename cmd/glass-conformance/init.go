@@ -140,12 +140,15 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 	for i, p := range paths {
 		// --force loses nothing: a file it replaces with other contents
 		// (a manifest with entries of your own, a reviewed surface) is
-		// kept beside it.
+		// copied beside it first.
 		kept, err := keepPrevious(p, contents[i])
 		if err != nil {
 			return fail("keep the previous %s: %v", p, pathErr(err))
 		}
 		if err := os.WriteFile(p, contents[i], 0o644); err != nil {
+			if kept != "" {
+				return fail("write %s: %v (the previous one is kept as %s)", p, pathErr(err), filepath.Base(kept))
+			}
 			return fail("write %s: %v", p, pathErr(err))
 		}
 		if kept != "" {
@@ -232,9 +235,11 @@ func absDir(dir string) string {
 	return abs
 }
 
-// keepPrevious renames the file at p, when there is one whose contents
-// differ from next, to the first free name of p.orig, p.orig2, …, and
-// returns that name; "" when nothing needed keeping.
+// keepPrevious copies the file at p, when there is one whose contents
+// differ from next, to the first free name of p.orig, p.orig2, … (created
+// exclusively, with the file's permissions), and returns that name; ""
+// when nothing needed keeping. p itself is then written over as before:
+// through a symbolic link, keeping its mode.
 func keepPrevious(p string, next []byte) (string, error) {
 	old, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -246,16 +251,31 @@ func keepPrevious(p string, next []byte) (string, error) {
 	if bytes.Equal(old, next) {
 		return "", nil
 	}
+	perm := fs.FileMode(0o600)
+	if fi, err := os.Stat(p); err == nil {
+		perm = fi.Mode().Perm()
+	}
 	for n := 1; n <= 100; n++ {
 		to := p + ".orig"
 		if n > 1 {
 			to += strconv.Itoa(n)
 		}
-		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
-			return to, os.Rename(p, to)
-		} else if err != nil {
+		f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
 			return "", err
 		}
+		_, werr := f.Write(old)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(to)
+			return "", werr
+		}
+		return to, nil
 	}
 	return "", fmt.Errorf("%s.orig to %s.orig100 exist already: remove the ones you no longer need", p, p)
 }

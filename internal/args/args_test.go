@@ -169,6 +169,8 @@ func TestValidFailsClearly(t *testing.T) {
 		{"huge minLength with a pattern", `{"type":"string","pattern":"^x+$","minLength":2000000000}`,
 			`args: /: minLength 2000000000 is more than the 10000 characters the probe builds a string of`},
 		{"huge minItems", `{"type":"array","minItems":2000000000}`, `args: /: minItems 2000000000 is more than the 10000 items the probe builds an array of`},
+		{"nested arrays multiply", `{"type":"array","minItems":300,"items":{"type":"array","minItems":300,"items":{"type":"string","minLength":1000}}}`,
+			`the arguments would hold more than the 10000 characters and items the probe builds`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := Parse(json.RawMessage(tc.params))

@@ -31,6 +31,18 @@ const sensitivePlaceholder = "$sensitive"
 type builder struct {
 	doc *document
 	set settings
+	// spent is what the build made so far, in characters of strings and
+	// items of arrays: nested arrays multiply a page's numbers, so the
+	// whole build is bounded by MaxBuilt too.
+	spent int
+}
+
+// spend counts n more characters or items against MaxBuilt.
+func (b *builder) spend(n int, path string) error {
+	if b.spent += n; b.spent > MaxBuilt || n > MaxBuilt {
+		return fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds", at(path), MaxBuilt)
+	}
+	return nil
 }
 
 func at(path string) string {
@@ -242,6 +254,9 @@ func (b *builder) buildString(n *node, ptr, path string, variant int) (any, erro
 	if lo > MaxBuilt {
 		return nil, fmt.Errorf("%s: minLength %d is more than the %d characters the probe builds a string of", at(path), lo, MaxBuilt)
 	}
+	if err := b.spend(max(lo, len(plainString)), path); err != nil {
+		return nil, err
+	}
 	v := plainString
 	if variant > 0 {
 		v += " " + strconv.Itoa(variant+1)
@@ -388,6 +403,9 @@ func (b *builder) buildArray(n *node, ptr, path string, depth int) (any, error) 
 	}
 	if count > MaxBuilt {
 		return nil, fmt.Errorf("%s: minItems %d is more than the %d items the probe builds an array of", at(path), count, MaxBuilt)
+	}
+	if err := b.spend(count, path); err != nil {
+		return nil, err
 	}
 	out := make([]any, 0, max(count, 0))
 	for i := 0; i < count; i++ {

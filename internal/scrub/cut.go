@@ -103,18 +103,11 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		// ("…\u0034\u0…", "…%3C%2…"): the start of a value then ends
 		// before the escape's bytes the cut left, and they are hidden
 		// with it.
-		for t := 0; t <= maxPartialEscape && lo <= len(head)-t; t++ {
-			if t > 0 && !escapeByte(head[len(head)-t]) {
-				break
-			}
-			// Only where an escape can begin: each attempt scans the
-			// window.
-			if t > 0 && !opensEscape(head[len(head)-t]) {
-				continue
-			}
+		if j := c.partEnding(head[lo:]); j >= 0 {
+			cut = lo + j
+		} else if t := partialEscape(head[lo:]); t > 0 {
 			if j := c.partEnding(head[lo : len(head)-t]); j >= 0 {
 				cut = lo + j
-				break
 			}
 		}
 		out.Write(head[:cut])
@@ -126,10 +119,7 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		rest = tail
 		window := tail[:min(len(tail), c.window)]
 		// Likewise a tail may begin with the rest of an escape.
-		for t := 0; t <= maxPartialEscape && t < len(window); t++ {
-			if t > 0 && !escapeByte(window[t-1]) {
-				break
-			}
+		for _, t := range restOfEscape(window) {
 			if e := c.ends.longestAt(window, t); e > 0 {
 				out.WriteString(mask)
 				hid = true
@@ -145,17 +135,18 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 }
 
 // maxPartialEscape is the most bytes of an escape a cut can leave beside
-// its mark that hideCuts looks past: an escape nested a few levels deep.
-const maxPartialEscape = 64
+// its mark that hideCuts looks past: JSON nested seven levels (64
+// backslashes) and the longest escape after them (u{10FFFF}), with room.
+const maxPartialEscape = 96
 
 // escapeByte reports whether b can be part of an escape the scrubber
-// reads: a backslash, a percent sign, an entity's &, # and ;, the letters
-// that open an escape, braces and hexadecimal digits.
+// reads: a backslash, a percent sign, an entity's &, # and ;, letters
+// (an escape's letter, a hexadecimal digit, a named entity's name),
+// digits and braces.
 func escapeByte(b byte) bool {
 	switch {
 	case b == '\\' || b == '%' || b == '&' || b == '#' || b == ';' || b == '{' || b == '}',
-		b == 'u' || b == 'U' || b == 'x' || b == 'X',
-		'0' <= b && b <= '9', 'a' <= b && b <= 'f', 'A' <= b && b <= 'F':
+		'0' <= b && b <= '9', 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z':
 		return true
 	}
 	return false
@@ -164,6 +155,60 @@ func escapeByte(b byte) bool {
 // opensEscape reports whether b begins an escape: a backslash, a percent
 // sign, an entity's &.
 func opensEscape(b byte) bool { return b == '\\' || b == '%' || b == '&' }
+
+// partialEscape is how many bytes at the end of b an escape the cut left
+// unfinished may take: from the start of the last run of bytes that open
+// an escape ("\\\\u00", "%2", "&am", "&amp;#x6") to the end, when only
+// bytes of an escape follow it and it is within maxPartialEscape bytes; 0
+// when there is none. One candidate, so a mark costs at most two scans of
+// its window.
+func partialEscape(b []byte) int {
+	for t := 1; t <= maxPartialEscape && t <= len(b); t++ {
+		c := b[len(b)-t]
+		if !escapeByte(c) {
+			return 0
+		}
+		if opensEscape(c) {
+			// The start of this run of openers (a backslash escaped
+			// seven times is 64 of them).
+			for t < len(b) && t < maxPartialEscape && opensEscape(b[len(b)-t-1]) {
+				t++
+			}
+			return t
+		}
+	}
+	return 0
+}
+
+// restOfEscape lists where, at the start of b, a value's end may begin:
+// at 0; after the hexadecimal digits and brace an escape the cut split
+// left ("34\\u0035", "0035}"); after the rest of an entity, up to its ";"
+// ("amp;", "x00065;").
+func restOfEscape(b []byte) []int {
+	out := []int{0}
+	hex := 0
+	for hex < len(b) && hex < maxPartialEscape && (isHex(b[hex]) || b[hex] == '}') {
+		hex++
+	}
+	if hex > 0 {
+		out = append(out, hex)
+	}
+	for i := 0; i < len(b) && i < maxPartialEscape; i++ {
+		c := b[i]
+		if c == ';' {
+			if i+1 != hex {
+				out = append(out, i+1)
+			}
+			break
+		}
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '#') {
+			break
+		}
+	}
+	return out
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 // partEnding returns the first offset of b at which a spelling of a
 // value's start begins and runs to b's end, or -1. Each offset costs one

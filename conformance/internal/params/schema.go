@@ -82,6 +82,14 @@ const SensitiveRef = "glass-probe"
 // out. A sensitive string becomes a placeholder for secret. It returns an
 // error naming what cannot be synthesized (a pattern, a format, oneOf).
 func (s *Schema) Synthesize(path string, secret string) (any, error) {
+	spent := 0
+	return s.synthesize(path, secret, &spent)
+}
+
+// synthesize is Synthesize counting, in spent, the characters and items it
+// made: nested arrays multiply a page's numbers, so the whole value is
+// bounded by args.MaxBuilt.
+func (s *Schema) synthesize(path string, secret string, spent *int) (any, error) {
 	switch {
 	case s.Ref != "" || len(s.OneOf) > 0 || len(s.AnyOf) > 0 || len(s.AllOf) > 0:
 		return nil, fmt.Errorf("%s: cannot build a value for a composed schema ($ref, oneOf, anyOf, allOf)", PathOr(path))
@@ -123,6 +131,12 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 		if s.MinLength != nil && *s.MinLength > args.MaxBuilt {
 			return nil, fmt.Errorf("%s: minLength %d is more than the %d characters the probe builds a string of; name arguments for this action in the manifest", PathOr(path), *s.MinLength, args.MaxBuilt)
 		}
+		if s.MinLength != nil {
+			*spent += *s.MinLength
+		}
+		if *spent += len(v); *spent > args.MaxBuilt {
+			return nil, fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds; name arguments for this action in the manifest", PathOr(path), args.MaxBuilt)
+		}
 		if s.MinLength != nil && len(v) < *s.MinLength {
 			v += strings.Repeat("x", *s.MinLength-len(v))
 		}
@@ -151,13 +165,16 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 		if n > args.MaxBuilt {
 			return nil, fmt.Errorf("%s: minItems %d is more than the %d items the probe builds an array of; name arguments for this action in the manifest", PathOr(path), n, args.MaxBuilt)
 		}
+		if *spent += n; *spent > args.MaxBuilt {
+			return nil, fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds; name arguments for this action in the manifest", PathOr(path), args.MaxBuilt)
+		}
 		out := make([]any, 0, max(n, 0))
 		for i := 0; i < n; i++ {
 			item := s.Items
 			if item == nil {
 				item = &Schema{}
 			}
-			v, err := item.Synthesize(fmt.Sprintf("%s/%d", path, i), secret)
+			v, err := item.synthesize(fmt.Sprintf("%s/%d", path, i), secret, spent)
 			if err != nil {
 				return nil, err
 			}
@@ -171,7 +188,7 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 			if ps == nil {
 				ps = &Schema{}
 			}
-			v, err := ps.Synthesize(path+"/"+k, secret)
+			v, err := ps.synthesize(path+"/"+k, secret, spent)
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +198,7 @@ func (s *Schema) Synthesize(path string, secret string) (any, error) {
 		// probe needs the runtime to restore and then hide it.
 		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			if _, done := out[k]; !done && s.Properties[k].IsSensitive() && secret != "" {
-				if v, err := s.Properties[k].Synthesize(path+"/"+k, secret); err == nil {
+				if v, err := s.Properties[k].synthesize(path+"/"+k, secret, spent); err == nil {
 					out[k] = v
 				}
 			}

@@ -71,6 +71,9 @@ func TestAPagesOwnNumbersNeverSizeAnAllocation(t *testing.T) {
 	for _, params := range []string{
 		`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":2000000000}}}`,
 		`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":2000000000}}}`,
+		// Nested arrays multiply: each number is under the bound, their
+		// product is not.
+		`{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":300,"items":{"type":"array","minItems":300,"items":{"type":"string","minLength":1000}}}}}`,
 	} {
 		s, err := ParseSchema(json.RawMessage(params))
 		if err != nil {

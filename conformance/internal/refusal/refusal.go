@@ -367,6 +367,9 @@ func planFraction(p *probe.Probe) (*probe.PlannedCall, string) {
 		}
 		v := 1.5
 		if prop.Minimum != nil {
+			if math.Abs(*prop.Minimum) >= 1<<52 {
+				return nil, "", false // no fraction is that large: v would be an integer
+			}
 			v = math.Floor(*prop.Minimum) + 1.5
 		}
 		if prop.Maximum != nil && v > *prop.Maximum {
@@ -716,11 +719,8 @@ func planUnavailableFlow(p *probe.Probe) (*probe.PlannedCall, string) {
 func unavailableOfKind(p *probe.Probe, kind receipt.Kind) (*probe.PlannedCall, string) {
 	if first, _ := planUnavailable(p); first != nil {
 		if a, _ := p.Base().Action(first.ID); a.Kind == kind {
-			article := "a "
-			if kind == receipt.KindElement {
-				article = "an "
-			}
-			return nil, "the unavailable action the probe calls first is " + article + string(kind) + " action"
+			what := map[receipt.Kind]string{receipt.KindElement: "an element action", receipt.KindFunction: "a function action", receipt.KindFlow: "a flow"}[kind]
+			return nil, "the unavailable action the probe calls first is " + what
 		}
 	}
 	c, _ := unavailable(p, func(a receipt.ActionInfo) bool { return a.Kind == kind })

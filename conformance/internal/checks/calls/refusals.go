@@ -280,7 +280,7 @@ func UnavailableReason(res *probe.Refused) probe.Outcome {
 				With(probe.SnapshotEvidence("snapshot before the call", res.Before.Snap))
 		}
 	}
-	if a, ok := res.Before.Snap.Action(res.Call.ID); ok && a.Reason != "" && a.Reason != reason {
+	if a, ok := res.Before.Snap.Action(res.Call.ID); ok && strings.TrimSpace(a.Reason) != "" && strings.TrimSpace(a.Reason) != reason {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", res.Call.Describe, reason, a.Reason).
 			With(probe.ReceiptEvidence("receipt", res.Receipt))
 	}

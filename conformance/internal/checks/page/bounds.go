@@ -11,6 +11,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/glasstest"
+	"github.com/glassworks/glass/internal/args"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -39,8 +40,8 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			continue
 		}
 		for _, upper := range []bool{true, false} {
-			args, err := p.ValidArgs(a, "")
-			if err != nil || probe.UsesSecret(args) {
+			vals, err := p.ValidArgs(a, "")
+			if err != nil || probe.UsesSecret(vals) {
 				break
 			}
 			var set []string
@@ -54,7 +55,7 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 				if !ok {
 					continue
 				}
-				args[k] = v
+				vals[k] = v
 				fresh = fresh || !covered[bound]
 				covered[bound] = true
 				set = append(set, fmt.Sprintf("%s = %s (its %s)", k, shortValue(v), bound))
@@ -62,11 +63,18 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			if !fresh {
 				continue
 			}
+			// Only arguments the schema accepts, as a JSON Schema
+			// validator reads it: a const, a composition or a not may
+			// refuse the empty string or white space, and a runtime must
+			// then refuse them too.
+			if sch, err := args.Parse(a.Params); err != nil || sch.Check(vals) != nil {
+				continue
+			}
 			pg, err := p.Open("", glasstest.Approve())
 			if err != nil {
 				return probe.Broken(err)
 			}
-			r := pg.Do(a.ID, args)
+			r := pg.Do(a.ID, vals)
 			pg.Close()
 			what := fmt.Sprintf("approved call of %s with %s, each at an inclusive bound its params declare", a.ID, strings.Join(set, ", "))
 			if r.Code() == receipt.CodeInvalidParams {

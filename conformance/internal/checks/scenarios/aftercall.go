@@ -54,7 +54,10 @@ func madeUnavailable(p *probe.Probe) (*unavailableAfter, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	f := v.(found)
+	f, ok := v.(found)
+	if !ok {
+		return nil, "the search for an action a call made unavailable did not finish", nil
+	}
 	return f.u, f.why, nil
 }
 
@@ -107,7 +110,7 @@ func findMadeUnavailable(p *probe.Probe) (*unavailableAfter, string, error) {
 	if by != nil {
 		after, ok, err := call(by.Action.ID, by.Args)
 		if err != nil {
-			return nil, "", err
+			return nil, "the page could not be read after " + by.Action.ID + " was made again: " + probe.FirstLine(err.Error()), nil
 		}
 		if ok {
 			b = newlyUnavailable(p, before, after)
@@ -135,19 +138,21 @@ func findMadeUnavailable(p *probe.Probe) (*unavailableAfter, string, error) {
 					continue
 				}
 				for _, m := range prop.Enum {
-					if m == base[k] || tries >= maxEnumTries || b != nil {
+					if params.SameJSON(m, base[k]) || tries >= maxEnumTries || b != nil {
 						continue
 					}
 					args := maps.Clone(base)
 					args[k] = m
 					tries++
+					// A call may navigate (a read may): a page that cannot
+					// be read then ends the search, it breaks nothing.
 					now, err := pg.Snapshot()
 					if err != nil {
-						return nil, "", err
+						return nil, "the page could not be read during the search for an action a call made unavailable: " + probe.FirstLine(err.Error()), nil
 					}
 					after, ok, err := call(a.ID, args)
 					if err != nil {
-						return nil, "", err
+						return nil, "the page could not be read after " + a.ID + " " + judge.JSONText(args) + ": " + probe.FirstLine(err.Error()), nil
 					}
 					if ok {
 						b = newlyUnavailable(p, now, after)
@@ -163,13 +168,29 @@ func findMadeUnavailable(p *probe.Probe) (*unavailableAfter, string, error) {
 		}
 	}
 	u := &unavailableAfter{By: strings.Join(made, ", then "), Action: *b}
-	args := map[string]any{}
+	args, err := p.ValidArgs(*b, "")
+	if err != nil {
+		return nil, fmt.Sprintf("%s made %s unavailable, but the probe cannot build its arguments: %v", u.By, b.ID, err), nil
+	}
 	target.Store(b.ID)
+	answered := func(r *receipt.Receipt, byRuntime bool) (*receipt.Receipt, string) {
+		if !byRuntime && r.Code() == receipt.CodeTransportFailed {
+			// The harness could not reach the runtime (over WebMCP: no
+			// tool); webmcp.tool-names judges that.
+			return nil, fmt.Sprintf("%s made %s unavailable, but the harness could not reach the runtime to call it (%s)", u.By, b.ID, probe.FirstLine(r.Result.Error.Message))
+		}
+		return r, ""
+	}
+	var why string
 	if probe.NeedsConfirmation(*b) {
-		u.Denied = pg.Do(b.ID, args)
+		if u.Denied, why = answered(pg.DoAnswered(b.ID, args)); why != "" {
+			return nil, why, nil
+		}
 	}
 	approveTarget.Store(true)
-	u.Approved = pg.Do(b.ID, args)
+	if u.Approved, why = answered(pg.DoAnswered(b.ID, args)); why != "" {
+		return nil, why, nil
+	}
 	return u, "", nil
 }
 
@@ -191,6 +212,9 @@ func newlyUnavailable(p *probe.Probe, before, after *receipt.Snapshot) *receipt.
 		if s, err := params.ParseSchema(a.Params); err != nil || len(s.Properties) > 0 || len(s.Required) > 0 {
 			// The snapshot judges availability without arguments; one
 			// that depends on them may judge a call otherwise.
+			continue
+		}
+		if args, err := p.ValidArgs(a, ""); err != nil || probe.UsesSecret(args) {
 			continue
 		}
 		if probe.NeedsConfirmation(a) {
@@ -246,7 +270,7 @@ func UnavailableAfterCall(p *probe.Probe) probe.Outcome {
 		return probe.Failf("%s: want ACTION_UNAVAILABLE at phase %s, %s", what, receipt.PhaseTargetResolution, probe.Got(r)).
 			With(probe.ReceiptEvidence("receipt", r))
 	}
-	if got := strings.TrimSpace(r.Result.Error.Reason); got != u.Action.Reason {
+	if got := strings.TrimSpace(r.Result.Error.Reason); got != strings.TrimSpace(u.Action.Reason) {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", what, got, u.Action.Reason).
 			With(probe.ReceiptEvidence("receipt", r))
 	}
