@@ -152,7 +152,7 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 			return fail("write %s: %v", p, pathErr(err))
 		}
 		if kept != "" {
-			fmt.Fprintf(stdout, "wrote %s (the previous one, which differed, is now %s)\n", receipt.PrintableText(p), receipt.PrintableText(filepath.Base(kept)))
+			fmt.Fprintf(stdout, "wrote %s (the previous one, which differed, is kept as %s)\n", receipt.PrintableText(p), receipt.PrintableText(filepath.Base(kept)))
 		} else {
 			fmt.Fprintf(stdout, "wrote %s\n", receipt.PrintableText(p))
 		}

@@ -138,7 +138,7 @@ func TestInitOnAnEmptyPageSaysHowToSeedIt(t *testing.T) {
 	}
 	// --force loses nothing: the actions file it replaced with other
 	// specs is kept beside the new one, and init says so.
-	if want := "wrote glass-acceptance/" + initgen.ActionsFile + " (the previous one, which differed, is now " + initgen.ActionsFile + ".orig)\n"; !strings.Contains(out, want) {
+	if want := "wrote glass-acceptance/" + initgen.ActionsFile + " (the previous one, which differed, is kept as " + initgen.ActionsFile + ".orig)\n"; !strings.Contains(out, want) {
 		t.Errorf("init --force did not print\n%s\n%s", want, out)
 	}
 	if kept, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile+".orig")); err != nil || strings.Contains(string(kept), "delete@1") {

@@ -39,7 +39,7 @@ type builder struct {
 
 // spend counts n more characters or items against MaxBuilt.
 func (b *builder) spend(n int, path string) error {
-	if b.spent += n; b.spent > MaxBuilt || n > MaxBuilt {
+	if b.spent += max(n, 0); b.spent > MaxBuilt || n > MaxBuilt {
 		return fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds", at(path), MaxBuilt)
 	}
 	return nil

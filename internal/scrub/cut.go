@@ -105,9 +105,12 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		// with it.
 		if j := c.partEnding(head[lo:]); j >= 0 {
 			cut = lo + j
-		} else if t := partialEscape(head[lo:]); t > 0 {
-			if j := c.partEnding(head[lo : len(head)-t]); j >= 0 {
-				cut = lo + j
+		} else {
+			for _, t := range partialEscapes(head[lo:]) {
+				if j := c.partEnding(head[lo : len(head)-t]); j >= 0 {
+					cut = lo + j
+					break
+				}
 			}
 		}
 		out.Write(head[:cut])
@@ -156,17 +159,23 @@ func escapeByte(b byte) bool {
 // sign, an entity's &.
 func opensEscape(b byte) bool { return b == '\\' || b == '%' || b == '&' }
 
-// partialEscape is how many bytes at the end of b an escape the cut left
-// unfinished may take: from the start of the last run of bytes that open
-// an escape ("\\\\u00", "%2", "&am", "&amp;#x6") to the end, when only
-// bytes of an escape follow it and it is within maxPartialEscape bytes; 0
-// when there is none. One candidate, so a mark costs at most two scans of
-// its window.
-func partialEscape(b []byte) int {
-	for t := 1; t <= maxPartialEscape && t <= len(b); t++ {
+// maxEscapeStarts is how many places partialEscapes offers: a character
+// of several escapes (UTF-8's %C3%A4, a surrogate pair, an escape escaped
+// again) may be cut inside its last one or before it.
+const maxEscapeStarts = 4
+
+// partialEscapes lists how many bytes at the end of b an escape the cut
+// left unfinished may take: from the start of each of the last runs of
+// bytes that open an escape ("\\\\u00", "%2", "&am", "&amp;#x6"), nearest
+// first, while only bytes of an escape lie between it and the end, within
+// maxPartialEscape bytes. At most maxEscapeStarts, so a mark costs a few
+// scans of its window.
+func partialEscapes(b []byte) []int {
+	var out []int
+	for t := 1; t <= maxPartialEscape && t <= len(b) && len(out) < maxEscapeStarts; t++ {
 		c := b[len(b)-t]
 		if !escapeByte(c) {
-			return 0
+			break
 		}
 		if opensEscape(c) {
 			// The start of this run of openers (a backslash escaped
@@ -174,29 +183,31 @@ func partialEscape(b []byte) int {
 			for t < len(b) && t < maxPartialEscape && opensEscape(b[len(b)-t-1]) {
 				t++
 			}
-			return t
+			out = append(out, t)
 		}
 	}
-	return 0
+	return out
 }
 
 // restOfEscape lists where, at the start of b, a value's end may begin:
-// at 0; after the hexadecimal digits and brace an escape the cut split
-// left ("34\\u0035", "0035}"); after the rest of an entity, up to its ";"
-// ("amp;", "x00065;").
+// at 0; at each offset within the hexadecimal digits, braces and percent
+// signs an escape the cut split left ("34\\u0035", "0035}", "AC%"), up to
+// maxRestOfEscape; after the rest of an entity, up to its ";" ("amp;",
+// "x00065;").
 func restOfEscape(b []byte) []int {
 	out := []int{0}
+	// Any offset within a leading run of what ends a split escape (hex
+	// digits, "}", a next "%"): the value may go on with hex digits of its
+	// own ("…261234ab" for "&1234ab").
 	hex := 0
-	for hex < len(b) && hex < maxPartialEscape && (isHex(b[hex]) || b[hex] == '}') {
+	for hex < len(b) && hex < maxRestOfEscape && (isHex(b[hex]) || b[hex] == '}' || b[hex] == '%') {
 		hex++
-	}
-	if hex > 0 {
 		out = append(out, hex)
 	}
 	for i := 0; i < len(b) && i < maxPartialEscape; i++ {
 		c := b[i]
 		if c == ';' {
-			if i+1 != hex {
+			if i+1 > hex {
 				out = append(out, i+1)
 			}
 			break
@@ -207,6 +218,10 @@ func restOfEscape(b []byte) []int {
 	}
 	return out
 }
+
+// maxRestOfEscape bounds the offsets restOfEscape offers in a run of hex
+// digits: the rest of a split escape is a few bytes.
+const maxRestOfEscape = 12
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 

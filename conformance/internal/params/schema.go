@@ -119,7 +119,13 @@ func (s *Schema) synthesize(path string, secret string, spent *int) (any, error)
 			// matches, or a canonical value of the format, within the
 			// declared lengths. A sensitive one is passed as it is: the
 			// probe's secret matches no pattern.
-			return patternString(s, path)
+			v, err := patternString(s, path)
+			if str, ok := v.(string); ok && err == nil {
+				if *spent += len(str); *spent > args.MaxBuilt {
+					return nil, fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds; name arguments for this action in the manifest", PathOr(path), args.MaxBuilt)
+				}
+			}
+			return v, err
 		}
 		if s.IsSensitive() && secret != "" {
 			if !s.Fits(secret) {
@@ -132,7 +138,7 @@ func (s *Schema) synthesize(path string, secret string, spent *int) (any, error)
 			return nil, fmt.Errorf("%s: minLength %d is more than the %d characters the probe builds a string of; name arguments for this action in the manifest", PathOr(path), *s.MinLength, args.MaxBuilt)
 		}
 		if s.MinLength != nil {
-			*spent += *s.MinLength
+			*spent += max(*s.MinLength, 0)
 		}
 		if *spent += len(v); *spent > args.MaxBuilt {
 			return nil, fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds; name arguments for this action in the manifest", PathOr(path), args.MaxBuilt)
@@ -165,7 +171,7 @@ func (s *Schema) synthesize(path string, secret string, spent *int) (any, error)
 		if n > args.MaxBuilt {
 			return nil, fmt.Errorf("%s: minItems %d is more than the %d items the probe builds an array of; name arguments for this action in the manifest", PathOr(path), n, args.MaxBuilt)
 		}
-		if *spent += n; *spent > args.MaxBuilt {
+		if *spent += max(n, 0); *spent > args.MaxBuilt {
 			return nil, fmt.Errorf("%s: the arguments would hold more than the %d characters and items the probe builds; name arguments for this action in the manifest", PathOr(path), args.MaxBuilt)
 		}
 		out := make([]any, 0, max(n, 0))
