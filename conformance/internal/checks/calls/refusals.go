@@ -207,22 +207,21 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 		judged = append(judged, c.What+" → "+string(r.Code()))
 	}
 	notProbed := sp.NotProbed
-	zo, why := staleZero(p)
-	switch {
-	case zo.Verdict != report.Pass:
-		return zo
-	case why != "":
-		notProbed = append(notProbed, why)
-	default:
-		judged = append(judged, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION")
-	}
-	switch uo, why := scenarios.StaleUnobserved(p); {
-	case uo.Verdict != report.Pass:
-		return uo
-	case why != "":
-		notProbed = append(notProbed, why)
-	default:
-		judged = append(judged, "a stale revision after the page's URL changed with no call → STALE_REVISION")
+	for _, s := range []struct {
+		judge func(*probe.Probe) (probe.Outcome, string)
+		line  string
+	}{
+		{staleZero, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION"},
+		{scenarios.StaleUnobserved, "a stale revision after the page's URL changed with no call → STALE_REVISION"},
+	} {
+		switch o, why := s.judge(p); {
+		case o.Verdict != report.Pass:
+			return o
+		case why != "":
+			notProbed = append(notProbed, why)
+		default:
+			judged = append(judged, s.line)
+		}
 	}
 	switch ro, line, why := stages.StaleResume(p); {
 	case ro != nil:
