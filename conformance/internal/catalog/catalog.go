@@ -593,7 +593,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "webmcp.tool-names",
 		Phase: receipt.PhaseTransport,
 		Party: Runtime,
-		Must:  "When document.modelContext exists, a runtime MUST register each declared action whose id matches ^[A-Za-z0-9_.-]+$, step-only actions excepted, as a WebMCP tool of that name, with the action's description and params as its input schema and readOnlyHint true in its annotations exactly when the action is a read, MUST NOT give readOnlyHint true to a tool that runs an action that is not a read, and MUST keep the registered tools in step with the declared actions.",
+		Must:  "When document.modelContext exists, a runtime MUST register each declared action whose id matches ^[A-Za-z0-9_.-]+$, step-only actions excepted, as a WebMCP tool of that name, with the action's description and params as its input schema and readOnlyHint true in its annotations exactly when the action is a read, MUST NOT give readOnlyHint true to a folded tool one of whose row actions is not a read (an action's risk is the one §2.4 resolves and the snapshot reports; a flow that declares read and has a step that resolves only later is a read), and MUST keep the registered tools in step with the declared actions.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Action contract\"",
 		Needs: "a browser with WebMCP enabled",
 	},
