@@ -408,14 +408,23 @@ func resultProblem(v any) (*receipt.Receipt, string) {
 	return r, ""
 }
 
-// Result calls tools raw: a read with valid arguments (when the
-// page has one) and a call every runtime refuses, and judges each result.
+// Result calls tools raw: a call every runtime refuses and a read with
+// valid arguments (when the page has them), and judges each result.
 func Result(p *probe.Probe) probe.Outcome {
 	pg, tools, o := toolsPage(p, glasstest.Deny())
 	if o != nil {
 		return *o
 	}
 	var calls []rawTool
+	// A folded tool without its record: refused, so it goes first. A read
+	// may change which tools there are (a filter that hides every row
+	// unregisters the rows' folded tool), so it goes last.
+	for _, a := range p.Base().Actions.Items {
+		if a.Tool != "" && a.Record != "" {
+			calls = append(calls, callRaw(pg, a.Tool, map[string]any{}))
+			break
+		}
+	}
 	plan, _ := p.ExercisePlan()
 	for _, pl := range plan {
 		if probe.IsRead(pl.Action) && pl.Action.Tool == "" && pl.Secret == "" {
@@ -423,14 +432,6 @@ func Result(p *probe.Probe) probe.Outcome {
 				calls = append(calls, callRaw(pg, pl.Action.ID, pl.Args))
 				break
 			}
-		}
-	}
-	// A folded tool without its record, or a tool given a member its
-	// params do not declare as the wrong type: refused either way.
-	for _, a := range p.Base().Actions.Items {
-		if a.Tool != "" && a.Record != "" {
-			calls = append(calls, callRaw(pg, a.Tool, map[string]any{}))
-			break
 		}
 	}
 	if len(calls) == 0 {
