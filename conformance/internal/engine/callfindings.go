@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
@@ -24,7 +25,7 @@ import (
 // (probe.Probe.Silent), is not walked (uncheckable says why).
 func callFindings(s *probe.Session, transports []glasstest.Transport) (out []report.CallFinding, notes []string, uncheckable string) {
 	walked := false
-	var incomplete []string
+	var incomplete, late []string
 	if len(transports) > 0 && s.Probe(transports[0]).Base() == nil {
 		// The runtime never became ready, or its snapshot did not decode:
 		// there are no declared actions to call (protocol.ready or
@@ -55,6 +56,9 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 		}
 		err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
 			a, r := e.Action, e.Receipt
+			if pr := lateChange(e); pr != "" {
+				late = append(late, fmt.Sprintf("%s over %s: %s", receipt.PrintableID(a.ID), tr, pr))
+			}
 			if r == nil || r.Result.OK || a.StepOnly || steps[a.ID] {
 				return true
 			}
@@ -101,6 +105,10 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 	if walked {
 		uncheckable = ""
 	}
+	if len(late) > 0 {
+		notes = append(notes, "the page model changed after a read's receipt was final ("+report.Clip(strings.Join(late, "; "), 300)+
+			"): the receipt did not show it; a handler that defers its work with a timer or a request the runtime is not told about (a debounced input) needs track() or an expect (docs/runtime.md, Work the page finishes later)")
+	}
 	if len(incomplete) > 0 && uncheckable == "" {
 		// Not "every call succeeded": some were never made. The run does
 		// not pass --strict, and says why: after the findings it found, or
@@ -111,4 +119,19 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 		}
 	}
 	return out, notes, uncheckable
+}
+
+// lateChange says how a successful read's receipt misses what the page
+// settled on once quiet (the harness's wait, longer than the runtime's),
+// where it showed the page as the call left it: work the handler deferred.
+// A write is verify.settle's; a page that changes by itself is not judged.
+func lateChange(e *probe.Exercised) string {
+	r := e.Receipt
+	if r == nil || !r.Result.OK || probe.IsWrite(e.Action) || e.Settled == nil || !e.DOMWitness || e.After == nil {
+		return ""
+	}
+	if judge.ChangesProblem(r, e.Before.Snap, e.After.Snap) != "" {
+		return ""
+	}
+	return judge.ChangesProblem(r, e.Before.Snap, e.Settled.Snap)
 }

@@ -31,7 +31,8 @@ type Exercised struct {
 	ByRuntime     bool
 	Before, After *Witness
 	// Settled is the page model once the page went quiet after the call
-	// (the harness's own settle wait), for a write; nil otherwise.
+	// (the harness's own settle wait), for a call that succeeded; nil
+	// otherwise.
 	Settled       *Witness
 	DOMWitness    bool
 	Confirmations []glasstest.ConfirmationRecord
@@ -245,9 +246,11 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 			return nil, err
 		}
 	}
-	if IsWrite(pl.Action) && r.Result.OK {
+	if r.Result.OK {
 		// verify.settle: what the page settles on once it goes quiet must
-		// already be in the receipt.
+		// already be in a write's receipt; a read's that misses it is a
+		// note of the run (a debounced handler the runtime was not told
+		// about).
 		if err := pg.WaitQuiet(); err != nil {
 			return nil, err
 		}
