@@ -309,6 +309,10 @@ func checkGo(t reporter, where string, f []string) {
 				pkgs = append(pkgs, f[i])
 			}
 		}
+	case "mod":
+		if len(f) < 2 || (f[1] != "edit" && f[1] != "tidy") {
+			t.Errorf("%s: go mod %s is not a command the docs use", where, strings.Join(f[1:], " "))
+		}
 	case "tool":
 		mod, _ := os.ReadFile(filepath.Join(root, "go.mod"))
 		if len(f) < 2 || !strings.Contains(string(mod), "tool github.com/onsi/ginkgo/v2/"+f[1]) {

@@ -195,8 +195,8 @@ func printWarnings(w io.Writer, warnings []string) {
 // from; a failure is one line and exit 2, with the files left in place.
 func tidy(dir string, src initgen.Source, stdout, stderr io.Writer) int {
 	if src.Replace == "" && src.Problem != "" {
-		fmt.Fprintf(stderr, "glass-conformance: init: %s; the go.mod requires %s %s, which is not published: add a replace directive naming your clone of Glass, then run go mod tidy in %s\n",
-			src.Problem, initgen.GlassModule, src.Version, dir)
+		fmt.Fprintf(stderr, "glass-conformance: init: %s; the go.mod requires %s %s, which is not published: in %s, run go mod edit -replace %s=PATH (PATH: your clone of Glass), then go mod tidy\n",
+			src.Problem, initgen.GlassModule, src.Version, dir, initgen.GlassModule)
 		return exitUsage
 	}
 	if src.Replace != "" {

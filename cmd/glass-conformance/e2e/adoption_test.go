@@ -389,12 +389,17 @@ func TestTrimpathBinary(t *testing.T) {
 	work := t.TempDir()
 	dir := filepath.Join(work, "glass-acceptance")
 	out, err := shell(t, work, env, "glass-conformance init --url "+todosApp(t)+" 2>&1 >/dev/null")
-	want := "glass-conformance: init: this glass-conformance was built with -trimpath, so the checkout it was built from is unknown; the go.mod requires github.com/glassworks/glass v0.0.0, which is not published: add a replace directive naming your clone of Glass, then run go mod tidy in glass-acceptance\n"
+	want := "glass-conformance: init: this glass-conformance was built with -trimpath, so the checkout it was built from is unknown; the go.mod requires github.com/glassworks/glass v0.0.0, which is not published: in glass-acceptance, run go mod edit -replace github.com/glassworks/glass=PATH (PATH: your clone of Glass), then go mod tidy\n"
 	if err == nil || out != want {
 		t.Errorf("a -trimpath binary: %v, stderr %q\nwant exit 2 and %q", err, out, want)
 	}
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil || strings.Contains(string(gomod), "replace") || !strings.Contains(string(gomod), "github.com/glassworks/glass v0.0.0") {
 		t.Errorf("the go.mod of a -trimpath binary (%v):\n%s", err, gomod)
+	}
+	// What the line says, then the suite builds (README, adding Glass by
+	// hand).
+	if out, err := shell(t, dir, env, "go mod edit -replace github.com/glassworks/glass="+repoRoot(t)+" && go mod tidy && go list -deps ./... >/dev/null"); err != nil {
+		t.Errorf("the replace the line names: %v\n%s", err, out)
 	}
 }
