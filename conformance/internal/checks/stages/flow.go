@@ -544,7 +544,16 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		}
 		r := resume(pg, handle, flow)
 		if !r.Result.OK {
-			return probe.Failf("%s: resuming %s: want the flow to continue from step %d and succeed, %s", c.where(), handle, sc.Step-1, probe.Got(r)).
+			at := fmt.Sprintf("the manifest's step %d (index %d in the receipt's steps)", sc.Step, sc.Step-1)
+			hint := ""
+			first, _ := failedStep(c)
+			if again, pr := failedStep(&flowCall{sc: sc, flow: flow, r: r}); pr == "" && again.Error.Code == first.Error.Code {
+				// The same step failed the same way: a resume that ran it
+				// again and met the fault again, or one that did not run
+				// it. Either way the manifest's premise is what to check.
+				hint = ": the same step failed again; a flowFailures entry with resume needs a step that fails exactly once (a switch that turns itself off, not a timer: the resume can come before it runs out; docs/manifest.md)"
+			}
+			return probe.Failf("%s: resuming %s: want the flow to continue from %s and succeed, %s%s", c.where(), handle, at, probe.Got(r), hint).
 				With(probe.ReceiptEvidence("failed call", c.r), probe.ReceiptEvidence("resumed call", r))
 		}
 		first := c.r.Result.Steps
