@@ -29,6 +29,10 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 	}
 	snap, err := page.TrySnapshot()
 	var warnings []string
+	var late string
+	if err == nil {
+		snap, late = lateModel(page, snap)
+	}
 	if err == nil { // read after the snapshot, which read every declaration
 		v, werr := page.Evaluate(pagejs.WarningsScript, pagejs.WarningsArg)
 		if werr == nil {
@@ -40,7 +44,7 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 		return nil, err
 	}
 	plan := &Plan{URL: url, Title: snap.Page.Title, Declared: len(snap.Actions.Items), Omitted: snap.Actions.Omitted,
-		Records: max(snap.Records.Total, len(snap.Records.Items)), Snapshot: snap, Warnings: warnings}
+		Records: max(snap.Records.Total, len(snap.Records.Items)), Snapshot: snap, Warnings: warnings, LateModel: late}
 	if snap.Actions.Omitted > 0 {
 		fmt.Fprintf(progress, "the snapshot omits %d actions; the starter covers the %d it lists\n", snap.Actions.Omitted, len(snap.Actions.Items))
 	}
@@ -249,4 +253,51 @@ func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.C
 	}
 	r := page.Do(sp.Action.ID, a, callOpts...)
 	return r, len(page.Confirmations()), nil
+}
+
+// LateQuiet is how long the DOM must stay quiet after the first snapshot
+// before init takes the page's model as loaded, and LateMax bounds that
+// wait: a page that calls define before its data arrives shows its records
+// when its request answers.
+const (
+	LateQuiet = 1500 * time.Millisecond // not a contract bound
+	LateMax   = 4 * time.Second         // not a contract bound
+)
+
+// quietScript resolves once the DOM has not changed for quiet ms, or
+// after max ms.
+const quietScript = `([quiet, max]) => new Promise((done) => {
+  let t;
+  const end = () => { obs.disconnect(); clearTimeout(t); clearTimeout(cap); done(true); };
+  const obs = new MutationObserver(() => { clearTimeout(t); t = setTimeout(end, quiet); });
+  obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  t = setTimeout(end, quiet);
+  const cap = setTimeout(end, max);
+})`
+
+// lateModel reads the page's model again once its DOM went quiet. When its
+// records or actions moved with no call in flight, the page defined its
+// model before its data was shown: the later model is the one init plans
+// from, and late says what moved. A page that cannot be read again keeps
+// the first model.
+func lateModel(page *glasstest.Page, first *receipt.Snapshot) (*receipt.Snapshot, string) {
+	if _, err := page.EvaluateWithin(LateMax+2*time.Second, quietScript, []any{LateQuiet.Milliseconds(), LateMax.Milliseconds()}); err != nil {
+		return first, ""
+	}
+	later, err := page.TrySnapshot()
+	if err != nil {
+		return first, ""
+	}
+	var moved []string
+	from, to := max(first.Records.Total, len(first.Records.Items)), max(later.Records.Total, len(later.Records.Items))
+	if from != to {
+		moved = append(moved, fmt.Sprintf("records %d → %d", from, to))
+	}
+	if a, b := len(first.Actions.Items)+first.Actions.Omitted, len(later.Actions.Items)+later.Actions.Omitted; a != b {
+		moved = append(moved, fmt.Sprintf("actions %d → %d", a, b))
+	}
+	if len(moved) == 0 {
+		return first, ""
+	}
+	return later, strings.Join(moved, ", ")
 }

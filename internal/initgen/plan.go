@@ -51,6 +51,9 @@ type Plan struct {
 	// Warnings are the runtime's warnings about the page's declarations
 	// (glassRuntime.warnings(), when the runtime has it).
 	Warnings []string
+	// LateModel says how the page's model moved after it was ready, with
+	// no call in flight ("records 0 → 3"); "" when it stayed put.
+	LateModel string
 }
 
 // Spec is one call init made, and the spec it becomes.
@@ -205,9 +208,15 @@ func (p *Plan) RowActions() bool {
 	return false
 }
 
-// EmptyPageNote says, for a page that showed no records, why init called
-// no row action and how to give it records; "" when the page showed some.
+// EmptyPageNote says, for a page whose model moved after it was ready,
+// that it defines its model too early; for a page that showed no records,
+// why init called no row action and how to give it records; "" else.
 func (p *Plan) EmptyPageNote() string {
+	if p.LateModel != "" {
+		return "the page model changed after the page was ready, with no call in flight (" + p.LateModel + "): the page defines its model before its data is shown, " +
+			"so a call made as the page opens (an agent's, a spec's, init's own) finds another model; call define once the data is shown (docs/runtime.md, define). " +
+			"init planned from the later model"
+	}
 	if p.Records > 0 {
 		return ""
 	}

@@ -1,6 +1,8 @@
 // A small todo list in the style of TodoMVC's plain JavaScript version:
 // the list lives in localStorage, and starts empty. "?demo" in the address
-// starts it with two todos, for demonstrations.
+// starts it with two todos, for demonstrations; "?demo&late" adds them
+// 400 ms after the page declared itself, as a page that defines its model
+// before its request for the data answers.
 (function () {
   "use strict";
 
@@ -10,10 +12,15 @@
   var filter = "all";
 
   if (/[?&]demo\b/.test(location.search) && todos.length === 0) {
-    todos = [
+    var seed = [
       { id: nextId++, title: "Buy milk", completed: false },
       { id: nextId++, title: "Walk the dog", completed: true },
     ];
+    if (/[?&]late\b/.test(location.search)) {
+      setTimeout(function () { todos = seed; render(); }, 400);
+    } else {
+      todos = seed;
+    }
   }
 
   var list = document.getElementById("todo-list");
