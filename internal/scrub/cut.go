@@ -106,7 +106,14 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		if j := c.partEnding(head[lo:]); j >= 0 {
 			cut = lo + j
 		} else {
-			for _, t := range partialEscapes(head[lo:]) {
+			// Or after characters that show nothing: a value spelt with a
+			// zero-width space or a variation selector after each of its
+			// characters leaves one after its last before the mark.
+			ends := partialEscapes(head[lo:])
+			if t := trailingIgnorable(head[lo:]); t > 0 {
+				ends = append([]int{t}, ends...)
+			}
+			for _, t := range ends {
 				if j := c.partEnding(head[lo : len(head)-t]); j >= 0 {
 					cut = lo + j
 					break
@@ -121,8 +128,13 @@ func (s *Set) hideCuts(b []byte, mask string) ([]byte, bool) {
 		out.Write(mark)
 		rest = tail
 		window := tail[:min(len(tail), c.window)]
-		// Likewise a tail may begin with the rest of an escape.
-		for _, t := range restOfEscape(window) {
+		// Likewise a tail may begin with the rest of an escape, or with
+		// characters that show nothing.
+		begins := restOfEscape(window)
+		if t := leadingIgnorable(window); t > 0 {
+			begins = append(begins, t)
+		}
+		for _, t := range begins {
 			if e := c.ends.longestAt(window, t); e > 0 {
 				out.WriteString(mask)
 				hid = true
@@ -286,4 +298,32 @@ func (s *Set) matchAt(m *matcher, b []byte, i int) int {
 		}
 	}
 	return end
+}
+
+// trailingIgnorable returns how many bytes at the end of b are characters
+// that show nothing (ignorable), within maxPartialEscape bytes.
+func trailingIgnorable(b []byte) int {
+	t := 0
+	for t < len(b) && t < maxPartialEscape {
+		r, n := utf8.DecodeLastRune(b[:len(b)-t])
+		if r == utf8.RuneError && n <= 1 || !ignorable(r) {
+			break
+		}
+		t += n
+	}
+	return t
+}
+
+// leadingIgnorable returns how many bytes at the start of b are
+// characters that show nothing, within maxPartialEscape bytes.
+func leadingIgnorable(b []byte) int {
+	t := 0
+	for t < len(b) && t < maxPartialEscape {
+		r, n := utf8.DecodeRune(b[t:])
+		if r == utf8.RuneError && n <= 1 || !ignorable(r) {
+			break
+		}
+		t += n
+	}
+	return t
 }

@@ -37,6 +37,12 @@ func TestWhatACutLeftOfAValueIsHidden(t *testing.T) {
 		{"an end begun inside a percent sequence", []string{"pass€word-more"}, "…82%ACword-more", "…[sensitive]"},
 		{"a start cut inside a character of two escapes", []string{"secret-pä"}, "q=secret-p%C3%A…", "q=[sensitive]…"},
 		{"a start cut inside an escape escaped again", []string{long}, `correct%5C%5Cu002…`, "[sensitive]…"},
+		// A value spelt with a character that shows nothing after each of
+		// its characters: one is left after the last before the mark.
+		{"a start with a zero-width space after each character", []string{long}, "bad: " + zwEach(long[:15], "\u200b") + "…", "bad: [sensitive]…"},
+		{"a start with a variation selector after each character", []string{long}, "bad: " + zwEach(long[:15], "\ufe0f") + "…", "bad: [sensitive]…"},
+		{"a start with a soft hyphen after each character", []string{long}, "bad: " + zwEach(long[:15], "\u00ad") + "…", "bad: [sensitive]…"},
+		{"an end with a joiner before each character", []string{long}, "…" + "\u200d" + zwEach(long[7:], "\u200d") + " said", "…[sensitive]\u200d said"},
 		{"a word after the mark is not the rest of an escape", []string{long}, "…soldier-battery", "…soldier-battery"},
 		{"an end begun inside an escape", []string{long}, "…72se-battery, said", "…[sensitive], said"},
 		{"an end after the mark", []string{long}, "…horse-battery, said the page", "…[sensitive], said the page"},
@@ -67,4 +73,14 @@ func TestWhatACutLeftOfAValueIsHidden(t *testing.T) {
 	if got := New(long).ReplaceString(text, mask); got != text {
 		t.Error("a text of marks and escapes changed")
 	}
+}
+
+// zwEach writes sep after each character of v.
+func zwEach(v, sep string) string {
+	var b strings.Builder
+	for _, r := range v {
+		b.WriteRune(r)
+		b.WriteString(sep)
+	}
+	return b.String()
 }

@@ -325,7 +325,11 @@ func (s *Set) Replace(b []byte, mask string) []byte {
 	if s.Len() == 0 {
 		return b
 	}
-	out, n := s.replaceOnce(b, mask)
+	// What a cut left of a value first: a shorter value inside it (a
+	// half of a probe's secret) would otherwise be masked on its own and
+	// leave the rest of the part.
+	out, hid := s.hideCuts(b, mask)
+	out, n := s.replaceOnce(out, mask)
 	if n > 0 {
 		// Removing without a mask shortens the text at each pass, so this
 		// ends.
@@ -333,7 +337,6 @@ func (s *Set) Replace(b []byte, mask string) []byte {
 			out, _ = s.replaceOnce(out, "")
 		}
 	}
-	out, hid := s.hideCuts(out, mask)
 	if n == 0 && !hid {
 		return b
 	}

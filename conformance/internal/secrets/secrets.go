@@ -33,15 +33,20 @@ type Set struct {
 }
 
 // Fresh returns a new secret and remembers it, and its random part on its
-// own: a page that shows the value without its constant prefix still
-// shows nothing Glass writes.
+// own, and each half of its random digits: a page that shows the value
+// without its constant prefix, or its digits apart, still shows nothing
+// Glass writes.
 func (s *Set) Fresh() string {
 	v := New()
 	// Its random part too, and its random digits without the middle
 	// between them (a page that drops the two characters whose spellings
 	// differ shows all of its randomness).
 	random := strings.TrimPrefix(v, Prefix)
-	s.Remember(v, random, strings.Replace(random, Middle, "", 1))
+	// And each half of them: a page that writes the halves apart, in
+	// the other order or with other characters between them ("x_y", as
+	// a WebMCP tool name) shows 64 random bits all the same.
+	first, second, _ := strings.Cut(random, Middle)
+	s.Remember(v, random, first+second, first, second)
 	return v
 }
 

@@ -34,6 +34,44 @@ func TestAFindingShowsNoPartOfAProbesSecret(t *testing.T) {
 	}
 }
 
+// TestAFindingShowsNoHalfOfAProbesSecretsDigits: a page that writes the
+// halves of the random digits apart — one delimiter character, another
+// one ("_", as a WebMCP tool name from an id), the other order, each half
+// reversed — gets none of the 64 random bits into a finding (an outside
+// attack's spellings).
+func TestAFindingShowsNoHalfOfAProbesSecretsDigits(t *testing.T) {
+	var s Set
+	v := s.Fresh()
+	x, y, _ := strings.Cut(strings.TrimPrefix(v, Prefix), Middle)
+	rev := func(t string) string { b := []byte(t); slices.Reverse(b); return string(b) }
+	for _, text := range []string{x + "<" + y, x + "&" + y, x + "&<" + y, y + Middle + x, y + x,
+		"sec3-" + strings.ToUpper(Prefix+x+"_"+y), rev(x) + rev(y)} {
+		got := s.Hide(report.Finding{Message: "tools: " + text}).Message
+		if strings.Contains(strings.ToLower(got), x) || strings.Contains(strings.ToLower(got), y) ||
+			strings.Contains(strings.ToLower(got), rev(x)) || strings.Contains(strings.ToLower(got), rev(y)) {
+			t.Errorf("%q shows a half of the digits: %q", text, got)
+		}
+	}
+}
+
+// TestACutCopyOfAProbesSecretShowsNothingOfIt: a copy cut short by the
+// evidence bound, spelt with a variation selector after each character
+// (an outside attack's page), shows neither its start nor a half of its
+// digits: the part is hidden whole, not the half inside it first.
+func TestACutCopyOfAProbesSecretShowsNothingOfIt(t *testing.T) {
+	var s Set
+	v := s.Fresh()
+	var spelt strings.Builder
+	for _, r := range v[:len(v)-5] {
+		spelt.WriteRune(r)
+		spelt.WriteString("\ufe0f")
+	}
+	got := s.Hide(report.Finding{Message: "warning: " + spelt.String() + "…"}).Message
+	if want := "warning: " + Leaked + "…"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestAFindingShowsAProbesSecretInNoCaseAndNotReversed: the probe chose
 // the value, so the page's spellings of it in another case of its letters,
 // mixed or escaped, and backwards are hidden too (an outside audit's
