@@ -329,6 +329,48 @@ Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze(Object.
 	}
 }
 
+// stallingPage declares eight read actions; the odd ones' calls never
+// answer, the even ones' do.
+const stallingPage = `<!doctype html><meta charset="utf-8"><title>Stalling</title>
+<script>
+const P = "glass.page/v1";
+const acts = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({ id: (i % 2 ? "stall" : "answer") + i, description: "Action " + i, kind: "function", risk: "read", confirm: false, available: true }));
+Object.defineProperty(globalThis, "glassRuntime", { value: Object.freeze({
+  protocol: P, runtime: "stalling/0", ready: () => Promise.resolve(true),
+  snapshot: () => ({ protocol: P, runtime: "stalling/0", revision: 0, page: { id: "stalling", url: location.href, title: document.title },
+    records: { total: 0, items: [], omitted: 0 }, actions: { items: acts, omitted: 0 }, state: {}, feedback: [] }),
+  execute: (id, args, opts) => id.startsWith("stall") ? new Promise(() => {}) : Promise.resolve({ protocol: P, executionId: opts.executionId,
+    result: { ok: true, action: { id: id, description: "Action" }, changed: { observed: false } }, revision: { before: 0, after: 0 } }),
+  resume: () => new Promise(() => {}),
+}), writable: false, configurable: true });
+</script>`
+
+// A page that answers some calls and stalls on others, every other one,
+// never stalls three in a row: once three calls in all ended at the
+// bound, each call left gets a short one, and init says so (an outside
+// attack's page of 62 such actions kept init busy past five minutes).
+func TestInitOnAPageThatStallsOnHalfItsActionsShortensTheCallsLeft(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "glass-acceptance")
+	r := runBinary(t, "init", "--url", serve(t, htmlPage(stallingPage)), "--dir", dir)
+	if r.code != 0 {
+		t.Fatalf("init: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	want := fmt.Sprintf("  %d calls ended at the call bound with no answer: each call left gets %v\n", initgen.StalledCalls, initgen.StalledTimeout)
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("init did not say it shortened the calls left (%q):\n%s", want, r.stdout)
+	}
+	actions, err := os.ReadFile(filepath.Join(dir, initgen.ActionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(actions), fmt.Sprintf("no answer from the page after %v", initgen.StalledTimeout)); n != 1 {
+		t.Errorf("%d calls had the short bound, want 1 (stall7):\n%s", n, actions)
+	}
+	if n := strings.Count(string(actions), "CALL_TIMEOUT at transport"); n != 4 {
+		t.Errorf("%d specs say their call ended CALL_TIMEOUT, want 4:\n%s", n, actions)
+	}
+}
+
 // silentPage declares five read actions whose calls never answer.
 const silentPage = `<!doctype html><meta charset="utf-8"><title>Silent</title>
 <script>

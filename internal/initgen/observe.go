@@ -52,15 +52,26 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 	// the call bound is taken as one that never answers: the calls left
 	// get SilentTimeout each, so that init ends in minutes on a page of
 	// hundreds of actions, not in hours (SECURITY.md).
-	silent, answered := 0, false
+	// A runtime that answers some calls and stalls on others gets
+	// StalledTimeout for each call left once StalledCalls calls in all
+	// ended at the bound, so that a page of many actions, every other one
+	// stalling, costs a few bounds too.
+	silent, answered, told := 0, false, false
 	for _, sp := range plan.plan(snap) {
 		fmt.Fprintf(progress, "  calling %s\n", receipt.PrintableID(sp.Action.ID))
 		var opts []glasstest.CallOption
-		if !answered && silent >= SilentCalls {
+		switch {
+		case !answered && silent >= SilentCalls:
 			if silent == SilentCalls {
 				fmt.Fprintf(progress, "  the runtime answered none of %d calls within the call bound: each call left gets %v\n", SilentCalls, SilentTimeout)
 			}
 			opts = append(opts, glasstest.Timeout(SilentTimeout))
+		case answered && silent >= StalledCalls:
+			if !told {
+				fmt.Fprintf(progress, "  %d calls ended at the call bound with no answer: each call left gets %v\n", silent, StalledTimeout)
+				told = true
+			}
+			opts = append(opts, glasstest.Timeout(StalledTimeout))
 		}
 		got, asked, err := callOnce(b, url, sp, opts...)
 		if err != nil {
@@ -86,6 +97,14 @@ const SilentCalls = 3 // not a contract bound
 // SilentTimeout bounds each call init makes once it takes the runtime as
 // silent: long enough for a runtime that does answer to be seen answering.
 const SilentTimeout = 500 * time.Millisecond // not a contract bound
+
+// StalledCalls is how many calls in all must end at the call bound, with
+// others answered, for init to shorten the calls left to StalledTimeout
+// (a run bounds a stalling action's later calls at a second too).
+const (
+	StalledCalls   = 3               // not a contract bound
+	StalledTimeout = 1 * time.Second // not a contract bound
+)
 
 // rowTool returns the name shared by the row actions of a's group, or ""
 // when a is not a row action: the tool the snapshot names, else the part
