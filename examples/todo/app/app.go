@@ -11,7 +11,9 @@
 // Knobs for demos and tests, as query parameters of the page:
 // ?tasks=N starts with N tasks (1 to 200, default 12);
 // ?fault=delete-throws and ?fault=delete-stale break the delete path,
-// ?fault=save-fails-once the first save of the edit dialog.
+// ?fault=save-fails-once the first save of the edit dialog,
+// ?fault=clear-fails-once the first delete of clear-done, ?fault=rows-hidden
+// hides every row, ?fault=clock shows a ticking clock.
 package app
 
 import (
