@@ -11,13 +11,10 @@ import (
 // passes as options.expectedRevision (CONTRACT.md §2.10, §6.1): a stale
 // revision fails STALE_REVISION before stage 1, whatever the call names —
 // an undeclared id, a step-only or unavailable action, malformed
-// arguments, a resume of a handle the page never gave; a null expectedRevision makes the call unguarded, and so
+// arguments; a null expectedRevision makes the call unguarded, and so
 // does the current revision; one that is not a non-negative integer fails
 // INVALID_ARGS at preflight. All its calls are made on one page whose
 // confirmations are denied, so nothing they reach runs.
-
-// UnknownHandle is a resume handle no page gave.
-const UnknownHandle = "rs_91a55c0de0000000"
 
 // StaleCall is one call of the stale-revision probe.
 type StaleCall struct {
@@ -132,17 +129,6 @@ func (p *Probe) stale() (*StaleProbe, error) {
 		if err := call(t, "a stale expected revision on a call of "+t.what, "stale", receipt.CodeStaleRevision); err != nil {
 			return nil, err
 		}
-	}
-	if p.Transport == glasstest.TransportBridge {
-		// A resume is a call too, guarded before stage 1, where its
-		// handle is looked up: one the page never gave is no exception.
-		snap, err := pg.Snapshot()
-		if err != nil {
-			return nil, err
-		}
-		r := pg.Resume(UnknownHandle, receipt.ActionInfo{}, glasstest.ExpectedRevision(snap.Revision+1))
-		out.Calls = append(out.Calls, StaleCall{What: "a stale expected revision on a resume of a handle the page never gave (" + UnknownHandle + ")",
-			Want: receipt.CodeStaleRevision, Expected: snap.Revision + 1, Current: snap.Revision, Receipt: r})
 	}
 	if unguarded != nil {
 		// 0 is a revision like any other: a page that moved on from it

@@ -213,6 +213,7 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 	}{
 		{staleZero, "expectedRevision 0 on a page the probe moved past it → STALE_REVISION"},
 		{scenarios.StaleUnobserved, "a stale revision after the page's URL changed with no call → STALE_REVISION"},
+		{scenarios.StaleUnknownResume, "a stale revision on a resume of a handle the page never gave → STALE_REVISION"},
 	} {
 		switch o, why := s.judge(p); {
 		case o.Verdict != report.Pass:

@@ -64,3 +64,31 @@ func StaleUnobserved(p *probe.Probe) (probe.Outcome, string) {
 	}
 	return probe.Pass(), ""
 }
+
+// UnknownHandle is a resume handle no page gave.
+const UnknownHandle = "rs_91a55c0de0000000"
+
+// StaleUnknownResume resumes, over the bridge, a handle the page never
+// gave with a revision the page is not at: a resume is a call, guarded
+// before stage 1, where its handle is looked up, so it must fail
+// STALE_REVISION, not ACTION_NOT_FOUND. why says what was not probed.
+func StaleUnknownResume(p *probe.Probe) (probe.Outcome, string) {
+	if p.Transport != glasstest.TransportBridge {
+		return probe.Pass(), "a stale revision on a resume: resume is the bridge's (probed there)"
+	}
+	pg, err := p.Open("", glasstest.Deny())
+	if err != nil {
+		return probe.Broken(err), ""
+	}
+	defer pg.Close()
+	snap, err := pg.Snapshot()
+	if err != nil {
+		return probe.Broken(err), ""
+	}
+	r := pg.Resume(UnknownHandle, receipt.ActionInfo{}, glasstest.ExpectedRevision(snap.Revision+1))
+	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
+		return probe.Failf("a stale expected revision (%d, the page at %d) on a resume of a handle the page never gave (%s): want STALE_REVISION at phase preflight (the guard comes before stage 1, where the handle is looked up), %s",
+			snap.Revision+1, snap.Revision, UnknownHandle, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r)), ""
+	}
+	return probe.Pass(), ""
+}
