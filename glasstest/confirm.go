@@ -60,6 +60,8 @@ func (p *Page) answerConfirm(req ConfirmRequest, raw bool) pagejs.ConfirmAnswer 
 		ans.Reason = "no call of the host is waiting for this confirmation"
 	case call.settings.policy.kind == policyNoChannel:
 		ans.Reason = "no confirmation channel"
+	case call.settings.policy.kind == policyFail:
+		ans.Reason, ans.Fail = "the confirmation channel failed", true
 	case call.settings.policy.kind == policyApprove:
 		ans.Approved = true
 	case call.settings.policy.kind == policyFunc:

@@ -90,6 +90,25 @@ but it asked never that counted, of 2 request(s):
 		Expect(truthy.VerifyConfirmations(r)).To(MatchError(ContainSubstring("remove@n01")))
 	})
 
+	It("makes the channel reject with ConfirmChannelFails, which the host records as a denial and a runtime must take as one", func() {
+		page := glasstest.Open(url)
+		r := page.Do("remove@r1", nil, glasstest.ConfirmChannelFails())
+		Expect(r).To(FailAtPhase(receipt.PhasePolicy))
+		Expect(r.Code()).To(Equal(receipt.CodePermissionDenied))
+		Expect(r.Confirmations).To(ConsistOf(And(HaveField("Approved", false), HaveField("Ticket", ""))))
+		Expect(page.Confirmations()).To(ConsistOf(And(HaveField("Approved", false), HaveField("Ticket", ""), HaveField("Reason", "the confirmation channel failed"))))
+
+		// A runtime that lets the channel's rejection through rejects too:
+		// the harness gets no receipt of the runtime's.
+		m, ok := mutants.ByName("ref-confirm-throw-propagates")
+		Expect(ok).To(BeTrue())
+		src, err := m.Runtime()
+		Expect(err).NotTo(HaveOccurred())
+		throws := glasstest.Open(glasstest.Serve(m.Base().Page(src)))
+		Expect(throws.Do("remove@n01", nil, glasstest.ConfirmChannelFails())).NotTo(FailWith(receipt.CodePermissionDenied))
+		Expect(throws.Do("remove@n01", nil, glasstest.Deny())).To(FailWith(receipt.CodePermissionDenied))
+	})
+
 	It("takes a call's policy over the page's", func() {
 		page := glasstest.Open(url, glasstest.Deny())
 		Expect(page.Do("remove@r1", nil, glasstest.Approve()).Result.OK).To(BeTrue())

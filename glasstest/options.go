@@ -175,6 +175,7 @@ const (
 	policyApprove
 	policyNoChannel
 	policyFunc
+	policyFail
 )
 
 type policy struct {
@@ -216,6 +217,10 @@ func DenyAs(value any) Option {
 func NoConfirmationChannel() Option {
 	return func(s *settings) { s.policy = policy{kind: policyNoChannel} }
 }
+
+// ConfirmChannelFails makes the confirmation channel reject instead of
+// answering: the contract says a runtime takes that as a denial.
+func ConfirmChannelFails() Option { return func(s *settings) { s.policy = policy{kind: policyFail} } }
 
 // ConfirmWith answers each confirmation with fn's verdict. A panic in fn —
 // a failed Gomega assertion included, with no `defer GinkgoRecover()`

@@ -111,6 +111,9 @@ type ConfirmAnswer struct {
 	Approved bool   `json:"approved"`
 	Ticket   string `json:"ticket,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Fail makes the page's confirmation channel reject instead of
+	// answering (glasstest.ConfirmChannelFails).
+	Fail bool `json:"fail,omitempty"`
 	// As, set on a denial, is the JSON sent as its approved member
 	// instead of false: a malformed answer, which the contract says is a
 	// denial too (glasstest.DenyAs).

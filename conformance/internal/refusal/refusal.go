@@ -48,8 +48,11 @@ const (
 	// not the boolean true, so a denial (CONTRACT.md §6.3), but true to a
 	// runtime that tests the member for truth or with ==.
 	RefMalformedApproval = "malformed approval"
-	RefStale             = "stale expected revision"
-	RefUnavailable       = "unavailable action"
+	// RefChannelFails is a confirmation channel that rejects instead of
+	// answering: a denial too (CONTRACT.md §6.3), never a thrown call.
+	RefChannelFails = "failing confirmation channel"
+	RefStale        = "stale expected revision"
+	RefUnavailable  = "unavailable action"
 	// RefUnavailableElement is an unavailable element action, when the
 	// unavailable action the first refusal calls is not one: stage 5
 	// checks its target too, and the business reason must still win.
@@ -91,6 +94,7 @@ var Refusals = []probe.Refusal{
 	{Kind: RefDenied, Code: receipt.CodePermissionDenied, Plan: PlanDenied},
 	{Kind: RefNoChannel, Code: receipt.CodePermissionDenied, Plan: planNoChannel},
 	{Kind: RefMalformedApproval, Code: receipt.CodePermissionDenied, Plan: planMalformedApproval},
+	{Kind: RefChannelFails, Code: receipt.CodePermissionDenied, Plan: planChannelFails},
 	{Kind: RefUnavailable, Code: receipt.CodeActionUnavailable, Plan: planUnavailable},
 	{Kind: RefUnavailableElement, Code: receipt.CodeActionUnavailable, Plan: planUnavailableElement},
 	{Kind: RefUnavailableFunction, Code: receipt.CodeActionUnavailable, Plan: planUnavailableFunction},
@@ -668,6 +672,10 @@ func planNoChannel(p *probe.Probe) (*probe.PlannedCall, string) {
 
 func planMalformedApproval(p *probe.Probe) (*probe.PlannedCall, string) {
 	return planConfirmable(p, glasstest.DenyAs("1"), `the host's answer {"approved": "1"}, which is no approval`)
+}
+
+func planChannelFails(p *probe.Probe) (*probe.PlannedCall, string) {
+	return planConfirmable(p, glasstest.ConfirmChannelFails(), "a confirmation channel that rejects instead of answering")
 }
 
 func planStale(p *probe.Probe) (*probe.PlannedCall, string) {

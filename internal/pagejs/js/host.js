@@ -99,7 +99,11 @@
     if (typeof body !== "string") body = "null";
     seq++;
     const sig = mac(doc + "\n" + seq + "\n" + type + "\n" + body);
-    return call('{"doc":"' + doc + '","seq":' + seq + ',"mac":"' + sig + '","type":"' + type + '","request":' + body + "}").then((s) => parse(s));
+    return call('{"doc":"' + doc + '","seq":' + seq + ',"mac":"' + sig + '","type":"' + type + '","request":' + body + "}").then((s) => {
+      const answer = parse(s);
+      if (answer && answer.fail === true) throw "the confirmation channel failed"; // glasstest.ConfirmChannelFails
+      return answer;
+    });
   };
   const host = { protocol: "glass.page/v1" };
   if (GLASS_WITH_CONFIRM) host.confirm = (request) => send("confirm", request);

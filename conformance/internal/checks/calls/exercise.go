@@ -541,9 +541,9 @@ func Ticket(p *probe.Probe) probe.Outcome {
 	// host issued none); one the runtime could not ask for want of a
 	// channel is listed too, the same way (CONTRACT.md §2.4).
 	// An answer whose approved member is anything but the boolean true is
-	// a denial too (CONTRACT.md §6.3): the malformed approval must be
-	// refused like a denial and listed like one.
-	for _, kind := range []string{refusal.RefDenied, refusal.RefNoChannel, refusal.RefMalformedApproval} {
+	// a denial too (CONTRACT.md §6.3), and so is a channel that rejects:
+	// each must be refused like a denial and listed like one.
+	for _, kind := range []string{refusal.RefDenied, refusal.RefNoChannel, refusal.RefMalformedApproval, refusal.RefChannelFails} {
 		rf := refusal.RefusalByKind(kind)
 		res, out, ok := p.Refuse(rf)
 		if !ok {
@@ -555,7 +555,7 @@ func Ticket(p *probe.Probe) probe.Outcome {
 		if kind != refusal.RefNoChannel && len(res.Confirmations) == 0 {
 			continue // policy.denied's violation: nothing was asked
 		}
-		if kind == refusal.RefMalformedApproval {
+		if kind == refusal.RefMalformedApproval || kind == refusal.RefChannelFails {
 			if o := probe.ExpectRefused(res, rf.Code); o.Verdict != report.Pass {
 				return o
 			}
@@ -576,6 +576,8 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			what = "the page had no confirmation channel"
 		case refusal.RefMalformedApproval:
 			what = `the host answered {"approved": "1"}, a denial`
+		case refusal.RefChannelFails:
+			what = "the confirmation channel rejected, a denial"
 		}
 		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}
 		switch {
