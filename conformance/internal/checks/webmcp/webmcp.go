@@ -697,6 +697,16 @@ func Agrees(p *probe.Probe) probe.Outcome {
 			notCompared = append(notCompared, fmt.Sprintf("%s: %s, which differ between two calls over one transport (the page's own)", pl.Action.ID, strings.Join(slices.Sorted(maps.Keys(own)), ", ")))
 		}
 	}
+	if id, args, options, ok := placeholderCall(plan); ok {
+		what := fmt.Sprintf("%s with an argument given as a placeholder, restored from options.secrets ($glass.secrets over WebMCP)", id)
+		a, errA := rawOnFresh(bridge, id, args, options)
+		b, errB := rawOnFresh(webmcp, id, args, options)
+		if err := errors.Join(errA, errB); err != nil {
+			notCompared = append(notCompared, what+": "+probe.FirstLine(err.Error()))
+		} else if o := compare(what, a, b, nil); o != nil {
+			return *o
+		}
+	}
 	for _, kind := range agreementKinds {
 		rf := refusal.RefusalByKind(kind)
 		a, o, ok := bridge.Refuse(rf)
