@@ -68,7 +68,7 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 			opts = append(opts, glasstest.Timeout(SilentTimeout))
 		case answered && silent >= StalledCalls:
 			if !told {
-				fmt.Fprintf(progress, "  %d calls ended at the call bound with no answer: each call left gets %v\n", silent, StalledTimeout)
+				fmt.Fprintf(progress, "  %d calls ended CALL_TIMEOUT with no answer: each call left gets %v\n", silent, StalledTimeout)
 				told = true
 			}
 			opts = append(opts, glasstest.Timeout(StalledTimeout))

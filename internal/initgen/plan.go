@@ -212,15 +212,19 @@ func (p *Plan) RowActions() bool {
 // that it defines its model too early; for a page that showed no records,
 // why init called no row action and how to give it records; "" else.
 func (p *Plan) EmptyPageNote() string {
+	late := ""
 	if p.LateModel != "" {
-		return "the page model changed after the page was ready, with no call in flight (" + p.LateModel + "): the page defines its model before its data is shown, " +
+		late = "the page model changed after the page was ready, with no call in flight (" + p.LateModel + "): the page probably defines its model before its data is shown, " +
 			"so a call made as the page opens (an agent's, a spec's, init's own) finds another model; call define once the data is shown (docs/runtime.md, define). " +
 			"init planned from the later model"
 	}
 	if p.Records > 0 {
-		return ""
+		return late
 	}
-	return "the page showed no records, so init called no row action (actions declared per record, such as remove@<record>, exist only with records). " +
+	if late != "" {
+		late += ". "
+	}
+	return late + "the page showed no records, so init called no row action (actions declared per record, such as remove@<record>, exist only with records). " +
 		"If the page lists records, start it with some and run init again with --force: pass a URL that seeds them (your app's own switch, " +
 		"for example --url " + ShellQuote(seedExample(p.URL)) + "), or have the specs create one first with the action that adds it"
 }

@@ -58,6 +58,10 @@ func (s *Set) parts() *cuts {
 				starts = append(starts, w[:at[k]])
 				ends = append(ends, w[at[n-k]:])
 			}
+			// And the whole value: parts are hidden before whole values,
+			// so a whole one beside the mark must not be read as a part
+			// (a value that ends with a start of itself).
+			starts, ends = append(starts, w), append(ends, w)
 			longest = max(longest, len(w))
 		}
 		if len(starts) == 0 {
@@ -301,10 +305,10 @@ func (s *Set) matchAt(m *matcher, b []byte, i int) int {
 }
 
 // trailingIgnorable returns how many bytes at the end of b are characters
-// that show nothing (ignorable), within maxPartialEscape bytes.
+// that show nothing (ignorable).
 func trailingIgnorable(b []byte) int {
 	t := 0
-	for t < len(b) && t < maxPartialEscape {
+	for t < len(b) {
 		r, n := utf8.DecodeLastRune(b[:len(b)-t])
 		if r == utf8.RuneError && n <= 1 || !ignorable(r) {
 			break
@@ -315,10 +319,10 @@ func trailingIgnorable(b []byte) int {
 }
 
 // leadingIgnorable returns how many bytes at the start of b are
-// characters that show nothing, within maxPartialEscape bytes.
+// characters that show nothing.
 func leadingIgnorable(b []byte) int {
 	t := 0
-	for t < len(b) && t < maxPartialEscape {
+	for t < len(b) {
 		r, n := utf8.DecodeRune(b[t:])
 		if r == utf8.RuneError && n <= 1 || !ignorable(r) {
 			break

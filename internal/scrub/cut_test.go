@@ -43,6 +43,13 @@ func TestWhatACutLeftOfAValueIsHidden(t *testing.T) {
 		{"a start with a variation selector after each character", []string{long}, "bad: " + zwEach(long[:15], "\ufe0f") + "…", "bad: [sensitive]…"},
 		{"a start with a soft hyphen after each character", []string{long}, "bad: " + zwEach(long[:15], "\u00ad") + "…", "bad: [sensitive]…"},
 		{"an end with a joiner before each character", []string{long}, "…" + "\u200d" + zwEach(long[7:], "\u200d") + " said", "…[sensitive]\u200d said"},
+		// Parts are hidden before whole values: a whole value beside the
+		// mark, one that ends with a start of itself or of another value,
+		// is hidden whole.
+		{"a whole value that ends with a start of itself, before the mark", []string{"abc123abc123"}, "x abc123abc123…", "x [sensitive]…"},
+		{"a whole value that begins with an end of itself, after the mark", []string{"abc123abc123"}, "…abc123abc123 x", "…[sensitive] x"},
+		{"a whole value that ends with a start of another", []string{"tokenAAA111", "AAA111zzz"}, "x tokenAAA111…", "x [sensitive]…"},
+		{"a long run of zero-width spaces before the mark", []string{long}, "bad: " + long[:15] + strings.Repeat("\u200b", 33) + "…", "bad: [sensitive]…"},
 		{"a word after the mark is not the rest of an escape", []string{long}, "…soldier-battery", "…soldier-battery"},
 		{"an end begun inside an escape", []string{long}, "…72se-battery, said", "…[sensitive], said"},
 		{"an end after the mark", []string{long}, "…horse-battery, said the page", "…[sensitive], said the page"},

@@ -31,8 +31,7 @@ type Exercised struct {
 	ByRuntime     bool
 	Before, After *Witness
 	// Settled is the page model once the page went quiet after the call
-	// (the harness's own settle wait), for a call that succeeded; nil
-	// otherwise.
+	// (the harness's own settle wait), for a call that succeeded, or nil.
 	Settled       *Witness
 	DOMWitness    bool
 	Confirmations []glasstest.ConfirmationRecord
@@ -246,17 +245,17 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 			return nil, err
 		}
 	}
-	if r.Result.OK {
+	if r.Result.OK && IsWrite(pl.Action) {
 		// verify.settle: what the page settles on once it goes quiet must
-		// already be in a write's receipt; a read's that misses it is a
-		// note of the run (a debounced handler the runtime was not told
-		// about).
+		// already be in a write's receipt.
 		if err := pg.WaitQuiet(); err != nil {
 			return nil, err
 		}
 		if e.Settled, err = pg.Witness(false); err != nil {
 			return nil, err
 		}
+	} else if r.Result.OK && domWitness && pg.WaitQuiet() == nil {
+		e.Settled, _ = pg.Witness(false) // a read's note; nil where its page navigated
 	}
 	e.Confirmations = pg.Harness.Confirmations()
 	return e, nil

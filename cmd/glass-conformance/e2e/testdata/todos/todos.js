@@ -1,8 +1,9 @@
 // A small todo list in the style of TodoMVC's plain JavaScript version:
 // the list lives in localStorage, and starts empty. "?demo" in the address
 // starts it with two todos, for demonstrations; "?demo&late" adds them
-// 400 ms after the page declared itself, as a page that defines its model
-// before its request for the data answers.
+// 1.4 s after this script ran (init reads the page again once it has been
+// quiet for 1.5 s), as a page that defines its model before its request
+// for the data answers.
 (function () {
   "use strict";
 
@@ -17,7 +18,7 @@
       { id: nextId++, title: "Walk the dog", completed: true },
     ];
     if (/[?&]late\b/.test(location.search)) {
-      setTimeout(function () { todos = seed; render(); }, 400);
+      setTimeout(function () { todos = seed; render(); }, 1400);
     } else {
       todos = seed;
     }
