@@ -480,7 +480,7 @@ var Rules = withDefaults([]Rule{
 		ID:    "envelope.recovery-strategy",
 		Phase: receipt.PhaseNone,
 		Party: Runtime,
-		Must:  "A failed receipt MUST carry recoveryStrategy report for STALE_REVISION and EXPECTATION_FAILED and none for every other code, and a recovery suggestion only beside report, because retry_safe is reserved for a retry policy the caller selects.",
+		Must:  "A failed receipt MUST carry recoveryStrategy report for STALE_REVISION and EXPECTATION_FAILED and none for every other code — except retry_safe in place of none for a failure whose started is no, of an action the page declares idempotent, on a call whose options.retry is \"safe\" — and a recovery suggestion only beside report, because retry_safe is reserved for a retry policy the caller selects.",
 		Seed:  "004_e93c79cfe25aa88f.txt › \"Recovery policy\"",
 	},
 	{
