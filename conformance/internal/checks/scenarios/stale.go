@@ -65,8 +65,9 @@ func StaleUnobserved(p *probe.Probe) (probe.Outcome, string) {
 	return probe.Pass(), ""
 }
 
-// UnknownHandle is a resume handle no page gave.
-const UnknownHandle = "rs_91a55c0de0000000"
+// unknownHandle is a resume handle no page gave (the resume probes of
+// checks/stages use others).
+const unknownHandle = "rs_91a55c0de0000000"
 
 // StaleUnknownResume resumes, over the bridge, a handle the page never
 // gave with a revision the page is not at: a resume is a call, guarded
@@ -86,10 +87,10 @@ func StaleUnknownResume(p *probe.Probe) (probe.Outcome, string) {
 		return probe.Broken(err), ""
 	}
 	// Far ahead: a page whose model moves by itself does not reach it.
-	r := pg.Resume(UnknownHandle, receipt.ActionInfo{}, glasstest.ExpectedRevision(snap.Revision+1000))
+	r := pg.Resume(unknownHandle, receipt.ActionInfo{}, glasstest.ExpectedRevision(snap.Revision+1000))
 	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
 		return probe.Failf("a stale expected revision (%d, the page at %d) on a resume of a handle the page never gave (%s): want STALE_REVISION at phase preflight (the guard comes before stage 1, where the handle is looked up), %s",
-			snap.Revision+1000, snap.Revision, UnknownHandle, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r)), ""
+			snap.Revision+1000, snap.Revision, unknownHandle, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r)), ""
 	}
 	return probe.Pass(), ""
 }
