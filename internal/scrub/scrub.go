@@ -180,6 +180,10 @@ func NewAnyCase(values ...string) *Set {
 func newSet(anyCase bool, values []string) *Set {
 	s := &Set{anyCase: anyCase, cut: &cuts{}}
 	seen := map[string]bool{}
+	// Two spellings of a value with the same segments (after NFKD) are
+	// one value: keyed, not compared pairwise (a set of a run's values
+	// is built once per change, with thousands of them).
+	same := map[string]bool{}
 	for _, v := range values {
 		if anyCase {
 			v = FoldASCII(v)
@@ -189,9 +193,11 @@ func newSet(anyCase bool, values []string) *Set {
 		}
 		seen[v] = true
 		segs := segments(v)
-		if slices.ContainsFunc(s.values, func(w value) bool { return sameSegments(w.segs, segs) }) {
+		k := segmentsKey(segs)
+		if same[k] {
 			continue
 		}
+		same[k] = true
 		w := value{segs: segs, filter: filterOf(segs[0], anyCase)}
 		s.merge(&w.filter)
 		s.values = append(s.values, w)
@@ -208,10 +214,21 @@ func (m *matcher) fold(r rune) rune {
 	return r
 }
 
-func sameSegments(a, b []segment) bool {
-	return slices.EqualFunc(a, b, func(x, y segment) bool {
-		return x.starter == y.starter && slices.Equal(x.marks, y.marks)
-	})
+// segmentsKey is a string equal for equal segments (their starters and
+// marks) only.
+func segmentsKey(segs []segment) string {
+	var b strings.Builder
+	for _, sg := range segs {
+		b.WriteString(strconv.Itoa(int(sg.starter)))
+		for _, m := range sg.marks {
+			b.WriteByte(',')
+			b.WriteString(strconv.Itoa(int(m.r)))
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(int(m.ccc)))
+		}
+		b.WriteByte('|')
+	}
+	return b.String()
 }
 
 // filterOf works out the bytes a spelling of a value's first character
