@@ -59,6 +59,12 @@ func harnessHandler() http.Handler {
 		w.Header().Set("Cache-Control", "max-age=3600")
 		_, _ = w.Write([]byte("cached"))
 	})
+	// A script the browser may keep: the reset leaves it in the cache.
+	mux.HandleFunc("/kept.js", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Content-Type", "text/javascript")
+		_, _ = w.Write([]byte("globalThis.keptLoaded = true;"))
+	})
 	mux.HandleFunc("/", page("testdata/harness.html"))
 	return mux
 }

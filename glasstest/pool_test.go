@@ -82,6 +82,37 @@ var _ = Describe("A page pool (Reuse)", func() {
 		Expect(errors.Is(err, glasstest.ErrPageClosed)).To(BeTrue(), "%v", err)
 	})
 
+	It("leaves in the HTTP cache a script the server lets the browser keep, when nothing else was kept", func() {
+		// transferSize is 0 for a response the cache answered.
+		const loadKept = `async () => {
+			await new Promise((resolve, reject) => {
+				const s = document.createElement("script");
+				s.src = "/kept.js";
+				s.onload = resolve;
+				s.onerror = reject;
+				document.head.append(s);
+			});
+			const e = performance.getEntriesByName(new URL("/kept.js", location.href).href).pop();
+			return e ? e.transferSize : -1;
+		}`
+		first := open(glasstest.Approve())
+		Expect(first.Evaluate(loadKept, nil)).To(BeNumerically(">", 0))
+		Expect(first.Close()).To(Succeed())
+
+		next := open(glasstest.Approve())
+		Expect(glasstest.BrowserPage(next)).To(BeIdenticalTo(glasstest.BrowserPage(first)))
+		Expect(next.Evaluate(loadKept, nil)).To(BeNumerically("==", 0))
+		Expect(next.Evaluate(storeEverything, nil)).To(Equal("stored"))
+		Expect(next.Close()).To(Succeed())
+
+		// A fetch the cache keeps (storeEverything's): the whole HTTP cache
+		// goes, the script too.
+		last := open(glasstest.Approve())
+		Expect(glasstest.BrowserPage(last)).To(BeIdenticalTo(glasstest.BrowserPage(first)))
+		Expect(last.Evaluate(readEverything, nil)).To(BeEmpty())
+		Expect(last.Evaluate(loadKept, nil)).To(BeNumerically(">", 0))
+	})
+
 	It("keeps no page that was handed out, navigated, attached a frame, or has another host script", func() {
 		handedOut := open()
 		_ = handedOut.Playwright()
