@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/glassworks/glass/internal/browser"
 	"github.com/glassworks/glass/internal/evidence"
 	"github.com/glassworks/glass/internal/pagejs"
 	"github.com/glassworks/glass/receipt"
@@ -130,22 +130,14 @@ func (p *Page) takeTrace() bool {
 // tracing on unless $GLASS_TRACE says off, the artifacts directory and
 // keep flag from the environment.
 func evidenceOptions() []PageOption {
-	opts := []PageOption{Trace(!falsy(os.Getenv(EnvTrace))), pageOnly(func(s *settings) { s.spec = true })}
+	opts := []PageOption{Trace(!browser.Falsy(os.Getenv(EnvTrace))), pageOnly(func(s *settings) { s.spec = true })}
 	if dir := os.Getenv(EnvArtifacts); dir != "" {
 		opts = append(opts, ArtifactsDir(dir))
 	}
-	if truthy(os.Getenv(EnvKeepArtifacts)) {
+	if browser.Truthy(os.Getenv(EnvKeepArtifacts)) {
 		opts = append(opts, KeepArtifacts())
 	}
 	return opts
-}
-
-func falsy(s string) bool {
-	switch strings.ToLower(s) {
-	case "0", "false", "no", "off":
-		return true
-	}
-	return false
 }
 
 // keepEvidence runs in the cleanup of a spec that opened p: when the spec
@@ -198,12 +190,4 @@ func pageNumber(rep ginkgo.SpecReport) int {
 	}
 	pages.n++
 	return pages.n
-}
-
-func truthy(s string) bool {
-	switch strings.ToLower(s) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
 }

@@ -117,7 +117,7 @@ type Config struct {
 func ConfigFromEnv() Config {
 	return Config{
 		Executable:     os.Getenv(EnvChromium),
-		Headed:         truthy(os.Getenv(EnvHeaded)),
+		Headed:         Truthy(os.Getenv(EnvHeaded)),
 		Connect:        os.Getenv(EnvBrowserWS),
 		ConnectOverCDP: os.Getenv(EnvCDPURL),
 	}
@@ -448,9 +448,19 @@ func (b *Browser) Connected() bool {
 	return b != nil && b.browser != nil && b.browser.IsConnected()
 }
 
-func truthy(s string) bool {
+// Truthy and Falsy read an environment variable's switch: 1, true, yes,
+// on; 0, false, no, off (any case).
+func Truthy(s string) bool {
 	switch strings.ToLower(s) {
 	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+func Falsy(s string) bool {
+	switch strings.ToLower(s) {
+	case "0", "false", "no", "off":
 		return true
 	}
 	return false

@@ -20,6 +20,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/glassworks/glass/coverage"
+	"github.com/glassworks/glass/internal/browser"
 	"github.com/glassworks/glass/internal/scrub"
 	"github.com/glassworks/glass/receipt"
 )
@@ -141,9 +142,9 @@ func settings() (cfg config, envFloors []coverage.Floor) {
 	cfg.errs = append([]error(nil), cfg.errs...)
 	options.mu.Unlock()
 	switch v := os.Getenv(EnvCoverage); {
-	case falsy(v):
+	case browser.Falsy(v):
 		cfg.off = true
-	case v == "" || truthy(v):
+	case v == "" || browser.Truthy(v):
 	default:
 		cfg.errs = append(cfg.errs, fmt.Errorf("glasstest: %s=%q: want on or off", EnvCoverage, v))
 	}
@@ -169,7 +170,7 @@ func On() bool {
 	options.mu.Lock()
 	off := options.cfg.off
 	options.mu.Unlock()
-	return !off && !falsy(os.Getenv(EnvCoverage))
+	return !off && !browser.Falsy(os.Getenv(EnvCoverage))
 }
 
 // Finish is the end of the suite: it merges every "glass coverage"
@@ -283,20 +284,4 @@ func writeCoverage(rep *coverage.Report, file string) (htmlPath string, err erro
 		return "", fmt.Errorf("glasstest: write coverage %q: %w", htmlPath, err)
 	}
 	return htmlPath, nil
-}
-
-func truthy(s string) bool {
-	switch strings.ToLower(s) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
-}
-
-func falsy(s string) bool {
-	switch strings.ToLower(s) {
-	case "0", "false", "no", "off":
-		return true
-	}
-	return false
 }
