@@ -18,7 +18,7 @@ import (
 
 // The errors a bounded call ends with when the page did not answer. They
 // are wrapped (errors.Is reaches them) in the errors of Evaluate,
-// EvaluateWithin, AriaSnapshot, Tools and CallTool.
+// EvaluateWithin, EvaluateIsolated, AriaSnapshot, Tools and CallTool.
 var (
 	ErrPageCrashed   = errors.New("the page crashed")
 	ErrPageClosed    = errors.New("the page was closed")
@@ -57,6 +57,17 @@ func (p *Page) AriaSnapshot(selector string) (string, error) {
 	}
 	s, _ := v.(string)
 	return s, nil
+}
+
+// EvaluateIsolated runs script, a function of no argument whose result is
+// JSON, in a world of its own, within timeout: it reads the page's DOM but
+// none of its JavaScript, so a page cannot replace the built-ins it calls.
+func (p *Page) EvaluateIsolated(timeout time.Duration, script string) (any, error) {
+	v, err := p.bounded(timeout, func() (any, error) { return p.slot.Isolated(script) })
+	if err != nil {
+		return nil, fmt.Errorf("glasstest: evaluate in %q: %w", p.url, err)
+	}
+	return v, nil
 }
 
 // Tools lists the WebMCP tools the page registered, bounded like Evaluate.

@@ -230,6 +230,11 @@ var faultKinds = map[string]fault{
 			_, err := p.EvaluateWithin(time.Second, "1", nil)
 			Expect(err).To(MatchError(glasstest.ErrCallTimeout))
 			Expect(time.Since(start)).To(BeNumerically("<", time.Second+callSlack))
+			// So does a reading in a world of its own (the same thread).
+			start = time.Now()
+			_, err = p.EvaluateIsolated(time.Second, "() => 1")
+			Expect(err).To(MatchError(glasstest.ErrCallTimeout))
+			Expect(time.Since(start)).To(BeNumerically("<", time.Second+callSlack))
 		},
 	},
 	"the runtime replays an approved receipt": {

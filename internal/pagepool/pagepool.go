@@ -247,14 +247,11 @@ func (s *Slot) clear(origin string, forget func(playwright.Page) error) error {
 	if _, err := s.Page.Goto("about:blank", playwright.PageGotoOptions{Timeout: &ms}); err != nil {
 		return err
 	}
-	if s.cdp == nil {
-		cdp, err := s.Context.NewCDPSession(s.Page)
-		if err != nil {
-			return err
-		}
-		s.cdp = cdp
+	cdp, err := s.session()
+	if err != nil {
+		return err
 	}
-	if _, err := s.cdp.Send("Storage.clearDataForOrigin", map[string]any{"origin": origin, "storageTypes": "all"}); err != nil {
+	if _, err := cdp.Send("Storage.clearDataForOrigin", map[string]any{"origin": origin, "storageTypes": "all"}); err != nil {
 		return err
 	}
 	// The HTTP cache is no storage type of the origin's: a response one
@@ -267,11 +264,88 @@ func (s *Slot) clear(origin string, forget func(playwright.Page) error) error {
 	s.kept = false
 	s.mu.Unlock()
 	if kept {
-		if _, err := s.cdp.Send("Network.clearBrowserCache", nil); err != nil {
+		if _, err := cdp.Send("Network.clearBrowserCache", nil); err != nil {
 			return err
 		}
 	}
 	return errors.Join(s.Context.ClearCookies(), s.Context.ClearPermissions(), forget(s.Page))
+}
+
+// session is the slot's DevTools session, opened at its first use.
+func (s *Slot) session() (playwright.CDPSession, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cdp == nil {
+		cdp, err := s.Context.NewCDPSession(s.Page)
+		if err != nil {
+			return nil, err
+		}
+		s.cdp = cdp
+	}
+	return s.cdp, nil
+}
+
+// Isolated evaluates fn, the text of a function of no argument whose
+// result is JSON, in a world of its own in the page's main frame: it reads
+// the page's DOM, but none of the page's JavaScript (a page cannot
+// replace the built-ins it calls). Unbounded: the caller bounds it.
+func (s *Slot) Isolated(fn string) (any, error) {
+	cdp, err := s.session()
+	if err != nil {
+		return nil, err
+	}
+	tree, err := cdp.Send("Page.getFrameTree", nil)
+	if err != nil {
+		return nil, err
+	}
+	var frame struct {
+		FrameTree struct {
+			Frame struct {
+				ID string `json:"id"`
+			} `json:"frame"`
+		} `json:"frameTree"`
+	}
+	if err := remarshal(tree, &frame); err != nil {
+		return nil, err
+	}
+	world, err := cdp.Send("Page.createIsolatedWorld", map[string]any{"frameId": frame.FrameTree.Frame.ID, "worldName": "glass-witness"})
+	if err != nil {
+		return nil, err
+	}
+	var ctx struct {
+		ID int `json:"executionContextId"`
+	}
+	if err := remarshal(world, &ctx); err != nil {
+		return nil, err
+	}
+	res, err := cdp.Send("Runtime.evaluate", map[string]any{"expression": "(" + fn + ")()", "contextId": ctx.ID, "returnByValue": true})
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Result struct {
+			Value any `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	}
+	if err := remarshal(res, &out); err != nil {
+		return nil, err
+	}
+	if out.Exception != nil {
+		return nil, fmt.Errorf("isolated evaluate: %s", out.Exception.Text)
+	}
+	return out.Result.Value, nil
+}
+
+// remarshal decodes a DevTools answer into v.
+func remarshal(in any, v any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
 }
 
 // Keeps tells whether the HTTP cache may keep a response, of a request of

@@ -282,5 +282,5 @@ func selfChangeNote(masks []any) string {
 	if len(names) > 3 {
 		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
 	}
-	return "the page changes by itself with no call in flight (" + strings.Join(names, ", ") + "): the DOM witnesses leave it out, the accessibility tree witnesses no call, and the settle wait does not wait for it (docs/conformance.md)"
+	return "the page changes by itself with no call in flight (" + strings.Join(names, ", ") + "): the DOM witnesses leave it out, the rendered page witnesses no call, and the settle wait does not wait for it (docs/conformance.md)"
 }

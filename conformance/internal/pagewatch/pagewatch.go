@@ -231,6 +231,59 @@ const DOM = `(masks) => {
   return JSON.stringify({ html: own.innerHTML, elements: own.getElementsByTagName("*").length, text: clone.textContent || "", controls: controls.join("\n") });
 }`
 
+// Rendered reads what the page shows, for the probes' second witness
+// (probe.Witness's Rendered), in a world of its own (the page's scripts
+// cannot change what it calls): one line per element the page renders
+// ("- role [attributes]", its role attribute or else its tag; an output
+// element is a status), with the attributes an assistive technology
+// announces, and one per run of text ("- text: ..."), nested by two
+// spaces. It walks open shadow roots and what slots show, leaves out
+// what is not rendered (display none, aria-hidden, content-visibility)
+// and what is invisible (visibility), and stops after 200,000 nodes. The
+// accessibility tree as Playwright reads it costs ten times as much CPU.
+const Rendered = `() => {
+  const lines = [];
+  const skip = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"]);
+  const names = ["aria-label", "aria-labelledby", "aria-describedby", "aria-expanded", "aria-checked", "aria-selected", "aria-pressed", "aria-disabled", "aria-current", "alt", "title", "placeholder"];
+  const line = (el) => {
+    const role = el.getAttribute("role");
+    let s = role ? role.trim().split(/\s+/)[0] : el.localName === "output" ? "status" : el.localName;
+    const shown = [];
+    for (const a of names) {
+      const v = el.getAttribute(a);
+      if (v !== null) shown.push(a + "=" + JSON.stringify(v));
+    }
+    return shown.length ? s + " [" + shown.join(" ") + "]" : s;
+  };
+  const kids = (n) => {
+    if (n.shadowRoot) return n.shadowRoot.childNodes;
+    if (n.localName === "slot") {
+      const a = n.assignedNodes({ flatten: true });
+      if (a.length) return a;
+    }
+    return n.childNodes;
+  };
+  let budget = 200000;
+  const walk = (n, depth, visible) => {
+    for (const c of kids(n)) {
+      if (--budget < 0) return;
+      if (c.nodeType === 3) {
+        const t = c.data.replace(/\s+/g, " ").trim();
+        if (t && visible) lines.push("  ".repeat(depth) + "- text: " + JSON.stringify(t));
+        continue;
+      }
+      if (c.nodeType !== 1 || skip.has(c.tagName) || c.getAttribute("aria-hidden") === "true") continue;
+      const st = getComputedStyle(c);
+      if (st.display === "none" || (st.display !== "contents" && !c.checkVisibility())) continue;
+      const v = st.visibility === "visible";
+      if (v) lines.push("  ".repeat(depth) + "- " + line(c));
+      walk(c, depth + 1, v);
+    }
+  };
+  if (document.body) walk(document.body, 0, getComputedStyle(document.body).visibility === "visible");
+  return lines.join("\n");
+}`
+
 // MaskFind is the scripts' function that finds a self-changing element
 // (SelfChange) under root (the body, or a copy of it): by its id, else
 // by its place among its parents' children (none: root).

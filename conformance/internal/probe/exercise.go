@@ -205,9 +205,9 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Only a write can remove a record the accessibility tree must witness.
-	aria := IsWrite(pl.Action)
-	before, domWitness, err := pg.StableWitness(aria)
+	// Only a write can remove a record the rendered page must witness.
+	rendered := IsWrite(pl.Action)
+	before, domWitness, err := pg.StableWitness(rendered)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 		}
 		e.Timeline = &t
 	}
-	if e.After, err = pg.Witness(aria); err != nil {
+	if e.After, err = pg.Witness(rendered); err != nil {
 		return nil, err
 	}
 	if element {

@@ -58,7 +58,7 @@ func (p *Probe) own(g *glasstest.Page) *Page {
 }
 
 // openRead opens the target in a fresh page for a probe that reads the
-// page (its snapshot, DOM and accessibility tree) before anything else,
+// page (its snapshot, DOM and rendered page) before anything else,
 // as a refusal does: the first such probe with no options of its own
 // over the set-up's transport gets the set-up's page, which the set-up
 // only read (Session.takeSpare); what a read leaves, the probe's own
@@ -299,11 +299,12 @@ func (pg *Page) Answered(r *receipt.Receipt) (answer *receipt.Receipt, byRuntime
 }
 
 // Witness is the page as the harness sees it, independently of any
-// receipt: the runtime's snapshot, the DOM and the accessibility tree.
+// receipt: the runtime's snapshot, the DOM and the rendered page.
 type Witness struct {
 	Snap *receipt.Snapshot
 	DOM  DOMState
-	Aria string
+	// Rendered is what the page shows (pagewatch.Rendered).
+	Rendered string
 }
 
 // DOMState is what the DOM witness reads of the page.
@@ -318,10 +319,10 @@ type DOMState struct {
 	Controls string `json:"controls"`
 }
 
-// Witness reads the page; the accessibility tree, the costliest part, only
-// when aria is true and the page changes nothing by itself
+// Witness reads the page; the rendered page, the costliest part, only
+// when rendered is true and the page changes nothing by itself
 // (SelfChanging, whose elements the DOM's reading leaves out).
-func (pg *Page) Witness(aria bool) (*Witness, error) {
+func (pg *Page) Witness(rendered bool) (*Witness, error) {
 	snap, err := pg.Snapshot()
 	if err != nil {
 		return nil, err
@@ -336,14 +337,14 @@ func (pg *Page) Witness(aria bool) (*Witness, error) {
 	if err := json.Unmarshal([]byte(text), &w.DOM); err != nil {
 		return nil, fmt.Errorf("read the DOM: %w", err)
 	}
-	if !aria || len(masks) > 0 {
+	if !rendered || len(masks) > 0 {
 		return w, nil
 	}
-	tree, err := pg.Harness.AriaSnapshot("body")
+	tree, err := pg.Harness.EvaluateIsolated(pg.Probe().CallTimeout(), pagewatch.Rendered)
 	if err != nil {
-		return nil, fmt.Errorf("read the accessibility tree: %w", err)
+		return nil, fmt.Errorf("read the rendered page: %w", err)
 	}
-	w.Aria = tree
+	w.Rendered, _ = tree.(string)
 	return w, nil
 }
 
@@ -356,8 +357,8 @@ func (d DOMState) hash() string {
 // second reading of the DOM. If the two differ, or the page changes its
 // whole body by itself (SelfChanging), its DOM cannot witness the call;
 // dom is then false.
-func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
-	w, err = pg.Witness(aria)
+func (pg *Page) StableWitness(rendered bool) (w *Witness, dom bool, err error) {
+	w, err = pg.Witness(rendered)
 	if err != nil {
 		return nil, false, err
 	}
@@ -373,7 +374,7 @@ func (pg *Page) StableWitness(aria bool) (w *Witness, dom bool, err error) {
 
 // Unchanged compares two witnesses and describes every difference: in the
 // page model (from the runtime's own snapshots), in the DOM and in the
-// accessibility tree. With domWitness false only the model is compared.
+// rendered page. With domWitness false only the model is compared.
 func Unchanged(before, after *Witness, domWitness bool) []string {
 	var out []string
 	for _, d := range judge.ModelDiff(before.Snap, after.Snap) {
@@ -393,8 +394,8 @@ func Unchanged(before, after *Witness, domWitness bool) []string {
 	if before.DOM.Controls != after.DOM.Controls {
 		out = append(out, "DOM: a form control's value changed: "+judge.FirstDifference(before.DOM.Controls, after.DOM.Controls))
 	}
-	if before.Aria != after.Aria && before.Aria != "" && after.Aria != "" {
-		out = append(out, "accessibility tree: "+judge.FirstDifference(before.Aria, after.Aria))
+	if before.Rendered != after.Rendered && before.Rendered != "" && after.Rendered != "" {
+		out = append(out, "rendered page: "+judge.FirstDifference(before.Rendered, after.Rendered))
 	}
 	return out
 }

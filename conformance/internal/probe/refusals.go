@@ -18,7 +18,7 @@ import (
 // A refusal is a call, derived from the page's own snapshot, that a
 // conforming runtime must refuse before stage 6: before any business side
 // effect. Each one is made between two witnesses of the page (snapshot,
-// DOM, accessibility tree), so a refusal that changed anything is caught:
+// DOM, rendered page), so a refusal that changed anything is caught:
 // on a fresh page, or on the page of an earlier refusal that left it as it
 // was (Session.giveSpare).
 type Refusal struct {
@@ -212,10 +212,10 @@ func (p *Probe) Refuse(rf Refusal) (*Refused, Outcome, bool) {
 }
 
 // domOnly reports whether changes (Unchanged's) are all in the DOM or the
-// accessibility tree, none in the page model.
+// rendered page, none in the page model.
 func domOnly(changes []string) bool {
 	for _, c := range changes {
-		if !strings.HasPrefix(c, "DOM: ") && !strings.HasPrefix(c, "accessibility tree: ") {
+		if !strings.HasPrefix(c, "DOM: ") && !strings.HasPrefix(c, "rendered page: ") {
 			return false
 		}
 	}
@@ -364,7 +364,7 @@ func ExpectRefused(res *Refused, code receipt.Code) Outcome {
 // WitnessNote says which witnesses judged a refusal.
 func WitnessNote(dom bool) report.Evidence {
 	if dom {
-		return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots, the DOM (body.innerHTML) and the accessibility tree (Playwright aria snapshot)"}
+		return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots, the DOM (body.innerHTML) and the rendered page (each element and text shown, with roles and announced attributes)"}
 	}
 	return report.Evidence{Label: "witnesses", Text: "the runtime's snapshots only: the DOM changed by itself between two readings, so it cannot witness"}
 }

@@ -21,7 +21,7 @@ const ( // watching an idle page (SelfChanging)
 // run: once quiet, or 2 s after it loaded, the page is watched for a
 // window of 1.1 s, and for a second when anything changed in the first;
 // an element counts when it changed in both. The DOM witnesses leave them
-// out, the accessibility tree then witnesses nothing, nor the DOM when
+// out, the rendered page then witnesses nothing, nor the DOM when
 // the whole body counts (pagewatch.BodyMasked), and the settle wait does
 // not wait for them. Empty when nothing changed.
 func (p *Probe) SelfChanging() []any { return p.idle().masks }

@@ -23,7 +23,7 @@ const (
 )
 
 // Evidence is one thing a check saw: a receipt excerpt, a snapshot, a
-// witness of the DOM or the accessibility tree. Text is page-provided and
+// witness of the DOM or the rendered page. Text is page-provided and
 // must be escaped by whatever renders it.
 type Evidence struct {
 	Label string `json:"label"`

@@ -43,18 +43,21 @@ func TestBoundProblems(t *testing.T) {
 	}
 }
 
-func TestAriaContentDropsLiveRegions(t *testing.T) {
-	aria := `- heading "Todo" [level=1]
-- list "Tasks":
-  - listitem:
-    - text: Buy groceries
-    - button "Delete Buy groceries"
-- status:
-  - text: Deleted “Weekly report”
-- paragraph: after`
-	got := ariaContent(aria)
-	if strings.Contains(got, "Weekly report") || !strings.Contains(got, "Buy groceries") || !strings.Contains(got, "paragraph: after") {
-		t.Errorf("ariaContent = %q", got)
+func TestRenderedContentDropsLiveRegions(t *testing.T) {
+	// A reading of pagewatch.Rendered.
+	shown := `- h1
+  - text: "Todo"
+- ul [aria-label="Tasks"]
+  - li
+    - text: "Buy groceries"
+    - button [aria-label="Delete Buy groceries"]
+- status
+  - text: "Deleted “Weekly report”"
+- p
+  - text: "after"`
+	got := renderedContent(shown)
+	if strings.Contains(got, "Weekly report") || !strings.Contains(got, "Buy groceries") || !strings.Contains(got, `"after"`) {
+		t.Errorf("renderedContent = %q", got)
 	}
 	rec := receipt.Record{ID: "t1", Fields: map[string]any{"title": "Buy groceries", "tag": "home", "done": false}}
 	if v, n := telltale(rec, "Buy groceries home home"); v != "Buy groceries" || n != 1 {

@@ -93,7 +93,7 @@ func Expectation(p *probe.Probe) probe.Outcome {
 
 // removalProblem checks a receipt's removals against the browser itself:
 // a record reported removed no longer shows in the page's text or its
-// accessibility tree (live regions, where toasts announce the removal,
+// rendered page (live regions, where toasts announce the removal,
 // aside). It returns the violation, if any, and how many removals it could
 // witness, or why it could not.
 func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outcome, witnessed int, why []string) {
@@ -104,7 +104,7 @@ func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outc
 	if !e.DOMWitness {
 		return nil, 0, []string{e.Action.ID + ": the DOM changes by itself, so it cannot witness the removal"}
 	}
-	beforeAria, afterAria := ariaContent(e.Before.Aria), ariaContent(e.After.Aria)
+	beforeShown, afterShown := renderedContent(e.Before.Rendered), renderedContent(e.After.Rendered)
 	for i, id := range c.Records.Removed {
 		if i == 5 {
 			break
@@ -130,10 +130,10 @@ func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outc
 				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
 			return &res, witnessed, why
 		}
-		if nb := strings.Count(beforeAria, value); nb > 0 {
-			if na := strings.Count(afterAria, value); na >= nb {
-				res := probe.Failf("%s reports %s removed, but the accessibility tree still shows %q as often as before (%d times)", e.Action.ID, id, value, na).
-					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("accessibility tree after the call", afterAria))
+		if nb := strings.Count(beforeShown, value); nb > 0 {
+			if na := strings.Count(afterShown, value); na >= nb {
+				res := probe.Failf("%s reports %s removed, but the rendered page still shows %q as often as before (%d times)", e.Action.ID, id, value, na).
+					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("rendered page after the call", afterShown))
 				return &res, witnessed, why
 			}
 		}
@@ -153,7 +153,7 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 	var why, windows []string
 	judged, witnessed := 0, 0
 	// Every call's records, reads too (a sort reorders them); the removal
-	// witness, which reads the accessibility tree, for writes.
+	// witness, which reads the rendered page, for writes.
 	err := p.Each(probe.AnyAction, func(e *probe.Exercised) bool {
 		if e.Receipt.Result.Changed == nil {
 			return true
@@ -297,9 +297,10 @@ func telltale(rec receipt.Record, text string) (string, int) {
 // liveRoles are the ARIA roles of regions that announce changes.
 var liveRoles = []string{"status", "alert", "log", "timer", "marquee"}
 
-// ariaContent drops the subtrees of live regions from a Playwright aria
-// snapshot (YAML, one node per "- role ..." line, nested by indentation).
-func ariaContent(s string) string {
+// renderedContent drops the subtrees of live regions from a reading of the
+// rendered page (pagewatch.Rendered: one "- role ..." line per element,
+// nested by indentation).
+func renderedContent(s string) string {
 	var out []string
 	skip := -1
 	for _, line := range strings.Split(s, "\n") {
