@@ -13,9 +13,11 @@ import (
 // owners the page goes to about:blank, and the context's cookies, the
 // permissions it granted, the storage of the origin it showed (local and
 // session storage, IndexedDB, caches, service workers), the HTTP cache
-// (a response one load cached could tell the next what it fetched) and
-// window.name are cleared, so the next page loads as into a fresh
-// context, except that history.length grows.
+// when a response left data there (a response one load cached could tell
+// the next what it fetched; scripts, styles, fonts and images the server
+// lets the browser keep stay, as for a returning visitor) and window.name
+// are cleared, so the next page loads as into a fresh context, except
+// that history.length grows and kept scripts come from the cache.
 //
 // A page is kept only when nothing can have changed it beyond its
 // document: a Page whose Playwright() was called or that had a hand-off,

@@ -50,6 +50,10 @@ type Slot struct {
 	// Nonce is the key the host script signs its messages with, installed
 	// in the context once; every owner of the slot uses it.
 	Nonce string
+	// cdp is the page's DevTools session, opened at its first use under
+	// cdpMu, which no event handler takes: playwright-go runs the
+	// handlers on the loop that reads the session's answer.
+	cdpMu sync.Mutex
 	cdp   playwright.CDPSession
 
 	mu    sync.Mutex
@@ -127,8 +131,10 @@ func (s *Slot) Attach() (playwright.Page, error) {
 			o.Navigation(false)
 		}
 	})
-	pg.OnResponse(func(r playwright.Response) {
-		if Keeps(r.Request().ResourceType(), r.Headers()) {
+	// Every response of the context (its workers' too, a service
+	// worker's fetches among them).
+	s.Context.OnResponse(func(r playwright.Response) {
+		if Keeps(r.Request().ResourceType(), r.Status(), r.Headers()) {
 			s.mu.Lock()
 			s.kept = true
 			s.mu.Unlock()
@@ -214,8 +220,9 @@ const ResetTimeout = 3 * time.Second
 // Reset takes the page to about:blank and clears what the page at address
 // could have stored: the context's cookies and permissions, every storage
 // of address's origin (local and session storage, IndexedDB, caches,
-// service workers), the HTTP cache, and window.name (forget, which runs a script in the
-// page at about:blank). False when a step failed or Reset took longer
+// service workers), the HTTP cache when a response left data there
+// (Keeps), and window.name (forget, which runs a script in the page at
+// about:blank). False when a step failed or Reset took longer
 // than ResetTimeout: the caller closes the context, which ends a step
 // still waiting.
 func (s *Slot) Reset(address string, forget func(playwright.Page) error) bool {
@@ -273,8 +280,8 @@ func (s *Slot) clear(origin string, forget func(playwright.Page) error) error {
 
 // session is the slot's DevTools session, opened at its first use.
 func (s *Slot) session() (playwright.CDPSession, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.cdpMu.Lock()
+	defer s.cdpMu.Unlock()
 	if s.cdp == nil {
 		cdp, err := s.Context.NewCDPSession(s.Page)
 		if err != nil {
@@ -327,14 +334,17 @@ func (s *Slot) Isolated(fn string) (any, error) {
 			Value any `json:"value"`
 		} `json:"result"`
 		Exception *struct {
-			Text string `json:"text"`
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
 	if err := remarshal(res, &out); err != nil {
 		return nil, err
 	}
 	if out.Exception != nil {
-		return nil, fmt.Errorf("isolated evaluate: %s", out.Exception.Text)
+		return nil, fmt.Errorf("isolated evaluate: %s %s", out.Exception.Text, out.Exception.Exception.Description)
 	}
 	return out.Result.Value, nil
 }
@@ -349,19 +359,26 @@ func remarshal(in any, v any) error {
 }
 
 // Keeps tells whether the HTTP cache may keep a response, of a request of
-// resourceType (Playwright's names), for a later load: any response whose
-// headers (lower-case names) let a cache store it, with a freshness or a
-// validator and without no-store, but for a script, a style sheet, a font
-// or an image. Those are what a returning visitor's browser keeps too,
-// and a page's state is not in them; a document, a fetch or an XHR the
-// cache answered again would carry one probe's data into the next.
-func Keeps(resourceType string, headers map[string]string) bool {
-	switch resourceType {
-	case "script", "stylesheet", "font", "image":
-		return false
-	}
+// resourceType (Playwright's names) answered with status, for a later
+// load: without no-store, a permanent redirect or a 300 or 410 (which a
+// browser keeps with no header saying so), and any response whose headers
+// (lower-case names) give a freshness or a validator, but for a script, a
+// style sheet, a font or an image. Those are what a returning visitor's
+// browser keeps too, and a page's state is seldom in them (a script a
+// server writes for each request, with a freshness, would carry one
+// probe's data into the next: docs/conformance.md); a document, a fetch
+// or an XHR the cache answered again would.
+func Keeps(resourceType string, status int, headers map[string]string) bool {
 	cc, ok := headers["cache-control"]
 	if strings.Contains(strings.ToLower(cc), "no-store") {
+		return false
+	}
+	switch status {
+	case 300, 301, 308, 410:
+		return true
+	}
+	switch resourceType {
+	case "script", "stylesheet", "font", "image":
 		return false
 	}
 	if ok {

@@ -3,6 +3,18 @@ package pagepool
 import "testing"
 
 func TestKeepsIsResponsesACacheMayAnswerAgain(t *testing.T) {
+	// Redirects and statuses a browser keeps with no header saying so.
+	for _, status := range []int{300, 301, 308, 410} {
+		if !Keeps("script", status, nil) || !Keeps("document", status, map[string]string{"content-type": "text/html"}) {
+			t.Errorf("Keeps(…, %d, …) is false", status)
+		}
+		if Keeps("document", status, map[string]string{"cache-control": "no-store"}) {
+			t.Errorf("Keeps(…, %d, no-store) is true", status)
+		}
+	}
+	if Keeps("document", 302, nil) || Keeps("fetch", 404, nil) {
+		t.Error("Keeps is true for a 302 or a 404 without a header that keeps it")
+	}
 	for _, c := range []struct {
 		kind    string
 		headers map[string]string
@@ -22,7 +34,7 @@ func TestKeepsIsResponsesACacheMayAnswerAgain(t *testing.T) {
 		{"font", map[string]string{"etag": `"f"`}, false},
 		{"image", map[string]string{"last-modified": "Thu, 01 Dec 2020 16:00:00 GMT"}, false},
 	} {
-		if got := Keeps(c.kind, c.headers); got != c.want {
+		if got := Keeps(c.kind, 200, c.headers); got != c.want {
 			t.Errorf("Keeps(%q, %v) = %v, want %v", c.kind, c.headers, got, c.want)
 		}
 	}
