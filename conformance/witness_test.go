@@ -26,8 +26,11 @@ const renderedPage = `<!doctype html>
 <button aria-label="Delete Shown row">x</button>
 <div id="host"><span slot="s">slotted-text</span></div>
 <div role="status">status-text</div>
+<input id="field"><input type="checkbox" id="box">
 <template>template-text</template>
 <script>
+  document.getElementById("field").value = "typed";
+  document.getElementById("box").checked = true;
   const root = document.getElementById("host").attachShadow({ mode: "open" });
   root.innerHTML = '<p>in-shadow</p><slot name="s"></slot>';
   glassRuntime.define({ page: () => ({ id: "rendered", title: "Rendered" }), actions: () => [] });
@@ -60,8 +63,11 @@ func TestTheRenderedPageWitnessReadsWhatThePageShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := v.(string)
-	for _, want := range []string{`- h1`, `- text: "Shown heading"`, `- text: "visible-child"`, `button [aria-label="Delete Shown row"]`,
-		`- text: "in-shadow"`, `- text: "slotted-text"`, "- status\n", `- text: "status-text"`} {
+	if !strings.HasPrefix(got, "- body\n") {
+		t.Errorf("the reading does not begin with the body:\n%s", got)
+	}
+	for _, want := range []string{`- h1`, `- text: Shown heading`, `- text: visible-child`, `button [aria-label="Delete Shown row"]`,
+		`- text: in-shadow`, `- text: slotted-text`, "- status\n", `- text: status-text`, `input [value="typed"]`, `input [value="on" checked]`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the reading lacks %q:\n%s", want, got)
 		}
@@ -70,5 +76,13 @@ func TestTheRenderedPageWitnessReadsWhatThePageShows(t *testing.T) {
 		if strings.Contains(got, not) {
 			t.Errorf("the reading shows %q:\n%s", not, got)
 		}
+	}
+	// A page that hides its body shows nothing, and says so: a reading
+	// that differs from the one before (probe.Unchanged).
+	if _, err := pg.Evaluate(`() => { document.body.hidden = true; return 1 }`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, err = pg.EvaluateIsolated(10*time.Second, pagewatch.Rendered); err != nil || v != "- body [not shown]" {
+		t.Errorf("the reading of a hidden body is %q (%v), want %q", v, err, "- body [not shown]")
 	}
 }

@@ -233,18 +233,20 @@ const DOM = `(masks) => {
 
 // Rendered reads what the page shows, for the probes' second witness
 // (probe.Witness's Rendered), in a world of its own (the page's scripts
-// cannot change what it calls): one line per element the page renders
+// cannot change what it calls): a first line for the body ("- body", or
+// "- body [not shown]"), then one line per element the page renders
 // ("- role [attributes]", its role attribute or else its tag; an output
 // element is a status), with the attributes an assistive technology
-// announces, and one per run of text ("- text: ..."), nested by two
-// spaces. It walks open shadow roots and what slots show, leaves out
-// what is not rendered (display none, aria-hidden, content-visibility)
-// and what is invisible (visibility), and stops after 200,000 nodes. The
+// announces and a form control's value, and one per run of text ("- text:
+// ..."), nested by two spaces. It walks open shadow roots and what slots
+// show, leaves out what is not rendered (display none, aria-hidden,
+// content-visibility) and what is invisible (visibility), and stops after
+// 200,000 nodes, saying so in a last line. The
 // accessibility tree as Playwright reads it costs ten times as much CPU.
 const Rendered = `() => {
   const lines = [];
   const skip = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"]);
-  const names = ["aria-label", "aria-labelledby", "aria-describedby", "aria-expanded", "aria-checked", "aria-selected", "aria-pressed", "aria-disabled", "aria-current", "alt", "title", "placeholder"];
+  const names = ["aria-label", "aria-labelledby", "aria-describedby", "aria-expanded", "aria-checked", "aria-selected", "aria-pressed", "aria-disabled", "aria-current", "aria-live", "alt", "title", "placeholder"];
   const line = (el) => {
     const role = el.getAttribute("role");
     let s = role ? role.trim().split(/\s+/)[0] : el.localName === "output" ? "status" : el.localName;
@@ -252,6 +254,10 @@ const Rendered = `() => {
     for (const a of names) {
       const v = el.getAttribute(a);
       if (v !== null) shown.push(a + "=" + JSON.stringify(v));
+    }
+    if (el.localName === "input" || el.localName === "textarea" || el.localName === "select") {
+      shown.push("value=" + JSON.stringify(String(el.value)));
+      if (el.checked) shown.push("checked");
     }
     return shown.length ? s + " [" + shown.join(" ") + "]" : s;
   };
@@ -269,7 +275,7 @@ const Rendered = `() => {
       if (--budget < 0) return;
       if (c.nodeType === 3) {
         const t = c.data.replace(/\s+/g, " ").trim();
-        if (t && visible) lines.push("  ".repeat(depth) + "- text: " + JSON.stringify(t));
+        if (t && visible) lines.push("  ".repeat(depth) + "- text: " + t);
         continue;
       }
       if (c.nodeType !== 1 || skip.has(c.tagName) || c.getAttribute("aria-hidden") === "true") continue;
@@ -280,7 +286,11 @@ const Rendered = `() => {
       walk(c, depth + 1, v);
     }
   };
-  if (document.body) walk(document.body, 0, getComputedStyle(document.body).visibility === "visible");
+  const body = document.body;
+  const shown = !!body && body.checkVisibility() && getComputedStyle(body).visibility === "visible";
+  lines.push(body ? "- body" + (shown ? "" : " [not shown]") : "- no body");
+  if (body) walk(body, 1, shown);
+  if (budget < 0) lines.push("- [cut after 200,000 nodes]");
   return lines.join("\n");
 }`
 

@@ -45,18 +45,24 @@ func TestBoundProblems(t *testing.T) {
 
 func TestRenderedContentDropsLiveRegions(t *testing.T) {
 	// A reading of pagewatch.Rendered.
-	shown := `- h1
-  - text: "Todo"
-- ul [aria-label="Tasks"]
-  - li
-    - text: "Buy groceries"
-    - button [aria-label="Delete Buy groceries"]
-- status
-  - text: "Deleted “Weekly report”"
-- p
-  - text: "after"`
+	shown := `- body
+  - h1
+    - text: Todo
+  - ul [aria-label="Tasks"]
+    - li
+      - text: Buy groceries
+      - button [aria-label="Delete Buy groceries"]
+  - status
+    - text: Deleted “Weekly report”
+  - div [aria-live="polite"]
+    - text: Deleted “Monthly report”
+  - div [aria-live="off"]
+    - text: quiet
+  - p
+    - text: after`
 	got := renderedContent(shown)
-	if strings.Contains(got, "Weekly report") || !strings.Contains(got, "Buy groceries") || !strings.Contains(got, `"after"`) {
+	if strings.Contains(got, "Weekly report") || strings.Contains(got, "Monthly report") || !strings.Contains(got, "Buy groceries") ||
+		!strings.Contains(got, "text: quiet") || !strings.Contains(got, "text: after") {
 		t.Errorf("renderedContent = %q", got)
 	}
 	rec := receipt.Record{ID: "t1", Fields: map[string]any{"title": "Buy groceries", "tag": "home", "done": false}}

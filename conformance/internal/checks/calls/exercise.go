@@ -316,7 +316,8 @@ func renderedContent(s string) string {
 		if i := strings.IndexAny(t, " :["); i >= 0 {
 			role = t[:i]
 		}
-		if slices.Contains(liveRoles, role) {
+		live := strings.Contains(t, "aria-live=") && !strings.Contains(t, `aria-live="off"`)
+		if slices.Contains(liveRoles, role) || live {
 			skip = indent
 			continue
 		}
