@@ -635,6 +635,8 @@ globalThis.glassRuntime = { protocol: "glass.page/v1", ready: () => Promise.reje
 		{"URL with a character that does not print", []string{"init", "--url", "http://127.0.0.1:1/?q=\u202e\ufeff"}, `holds U+202E, which does not print as itself: percent-encode it`},
 		{"report path that is a device", []string{"run", "--url", closedPort(t), "--json", "/dev/null"}, `--json "/dev/null": not a regular file (a device)`},
 		{"report path that is a named pipe", []string{"run", "--url", closedPort(t), "--html", fifo}, `--html "` + fifo + `": not a regular file (a named pipe)`},
+		{"report path the kernel makes up", []string{"run", "--url", closedPort(t), "--junit", "/proc/self/comm"}, `--junit "/proc/self/comm": not a regular file (a file the kernel makes up)`},
+		{"runtime written to a file the kernel makes up", []string{"runtime", "-o", "/proc/self/comm"}, `-o "/proc/self/comm": not a regular file (a file the kernel makes up)`},
 		{"runtime written to a named pipe", []string{"runtime", "-o", fifo}, `-o "` + fifo + `": not a regular file (a named pipe)`},
 		{"ready() rejecting with a megabyte", []string{"surface", "--url", hugeReject, "-o", filepath.Join(t.TempDir(), "s.json")}, "boom xxx"},
 	}

@@ -15,7 +15,8 @@ import (
 // reportFiles are the report files of a command (--json, --junit,
 // --html), opened before the work that fills them so that an unwritable
 // path is a usage error, not a report lost after a long run. Only a
-// regular file is written: a device, a FIFO or a directory is refused, as
+// regular file is written: a device, a FIFO, a directory or a file the
+// kernel makes up (under /proc or /sys) is refused, as
 // writing one could block or clobber what is no report. A file that did
 // not exist is created, and removed again when the command ends before
 // writing it; one that existed is emptied only when its report is
@@ -61,9 +62,9 @@ func openReports(paths ...[2]string) (*reportFiles, error) {
 		rf := reportFile{flag: flag}
 		st, err := os.Stat(p)
 		switch {
-		case err == nil && !st.Mode().IsRegular():
+		case err == nil && readlimit.NotPlain(p, st) != "":
 			r.abandon()
-			return nil, fmt.Errorf("%s %q: not a regular file (%s)", flag, p, readlimit.Kind(st.Mode()))
+			return nil, fmt.Errorf("%s %q: not a regular file (%s)", flag, p, readlimit.NotPlain(p, st))
 		case err == nil:
 			rf.f, err = os.OpenFile(p, os.O_WRONLY, 0)
 		case errors.Is(err, fs.ErrNotExist):

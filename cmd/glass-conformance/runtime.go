@@ -32,8 +32,8 @@ func runtimeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	if st, err := os.Stat(*out); err == nil && !st.Mode().IsRegular() {
-		return failLine(stderr, "glass-conformance runtime: ", "-o %q: not a regular file (%s)", *out, readlimit.Kind(st.Mode()))
+	if st, err := os.Stat(*out); err == nil && readlimit.NotPlain(*out, st) != "" {
+		return failLine(stderr, "glass-conformance runtime: ", "-o %q: not a regular file (%s)", *out, readlimit.NotPlain(*out, st))
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		return failLine(stderr, "glass-conformance runtime: ", "write %q: %v", *out, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/glassworks/glass/examples/todo/app"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/pagejs"
+	"github.com/glassworks/glass/internal/readlimit"
 	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/surface"
 	"github.com/glassworks/glass/surface/report"
@@ -54,8 +55,8 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	if out != "-" {
 		st, err := os.Stat(out)
 		switch {
-		case err == nil && !st.Mode().IsRegular():
-			return fail("-o %q: not a regular file", out)
+		case err == nil && readlimit.NotPlain(out, st) != "":
+			return fail("-o %q: not a regular file (%s)", out, readlimit.NotPlain(out, st))
 		case err == nil && !update:
 			return fail("%q exists: compare the page with it (record to another file, then glass-conformance surface diff %s NEW), or pass --update to rewrite it", out, out)
 		case err == nil:

@@ -43,6 +43,21 @@ func ReadAll(r io.Reader, limit int64, d time.Duration) ([]byte, error) {
 	}
 }
 
+// NotPlain says why path, whose information is st, is no file a command
+// may write ("" when it may): what Kind says of anything but a regular
+// file, and of a regular file the kernel makes up (under /proc, /sys and
+// their like, where writing one changes the process or the machine, not
+// a file) that it is one.
+func NotPlain(path string, st fs.FileInfo) string {
+	if !st.Mode().IsRegular() {
+		return Kind(st.Mode())
+	}
+	if kernelMade(path) {
+		return "a file the kernel makes up"
+	}
+	return ""
+}
+
 // Kind names what a file mode that is no regular file is, for a message
 // that refuses it ("not a regular file (a named pipe)"): only a regular
 // file is read or written, as a pipe, a device or a socket can block or

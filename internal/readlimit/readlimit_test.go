@@ -3,6 +3,9 @@ package readlimit
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -25,5 +28,29 @@ func TestAReadReturnsOneByteOverItsLimit(t *testing.T) {
 	b, err := ReadAll(strings.NewReader("abcdef"), 3, time.Second)
 	if err != nil || string(b) != "abcd" {
 		t.Fatalf("got %q, %v; want the limit and one byte more", b, err)
+	}
+}
+
+func TestNotPlainRefusesWhatIsNoFileOfOurs(t *testing.T) {
+	plain := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(plain, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		plain:             "",
+		"/proc/self/comm": "a file the kernel makes up",
+		"/dev/null":       "a device",
+		t.TempDir():       "a directory",
+	} {
+		if runtime.GOOS != "linux" && strings.HasPrefix(path, "/proc") {
+			continue
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := NotPlain(path, st); got != want {
+			t.Errorf("NotPlain(%q) = %q, want %q", path, got, want)
+		}
 	}
 }
