@@ -165,11 +165,29 @@ func Load(file string) (*Manifest, error) {
 // line.
 func Parse(name string, data []byte) (*Manifest, error) {
 	var root yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
+	first := yaml.NewDecoder(bytes.NewReader(data))
+	if err := first.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) || strings.TrimSpace(string(data)) == "" {
 			return &Manifest{}, nil
 		}
 		return nil, fmt.Errorf("manifest %q: %w: %s", name, ErrManifest, oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
+	}
+	// A manifest is one document: a second (after "---") would be left
+	// unread, and what it says not done.
+	// (An empty one, a "---" at the end, says nothing.)
+	for {
+		var next yaml.Node
+		err := first.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("manifest %q: %w: a manifest is one YAML document; the text has more after its first", name, ErrManifest)
+		}
+		if len(next.Content) == 0 || next.Content[0].Tag == "!!null" {
+			continue
+		}
+		return nil, fmt.Errorf("manifest %q: %w: a manifest is one YAML document; a second begins at line %d (merge them, or remove the \"---\")", name, ErrManifest, next.Line)
 	}
 	if len(root.Content) == 0 {
 		return &Manifest{}, nil

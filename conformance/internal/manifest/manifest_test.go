@@ -123,6 +123,8 @@ func TestManifestErrorsNameTheFieldAndLine(t *testing.T) {
 		{"unknown user step", "handoffs:\n  - action: a\n    outcome: completed\n    user: [{press: Enter}]\n", `unknown field "press"`},
 		{"user steps not a list", "handoffs:\n  - action: a\n    outcome: completed\n    user: click\n", `handoffs[0].user: want a list`},
 		{"field given twice", "skip: []\nskip: []\n", `skip: given twice`},
+		{"two documents", "version: 1\nskip: [a]\n---\nskip: [b]\n", `manifest "m": invalid manifest: a manifest is one YAML document; a second begins at line 3 (merge them, or remove the "---")`},
+		{"a broken second document", "version: 1\n---\nargs: [unclosed\n", `a manifest is one YAML document; the text has more after its first`},
 		{"not YAML", "args: [unclosed\n", `manifest "m": invalid manifest: `},
 	}
 	for _, tc := range cases {
