@@ -288,7 +288,10 @@ func reach(pageURL string) error {
 }
 
 // progress shows the run as it goes: a counter rewritten in place with \r
-// on a terminal, one plain line per rule elsewhere (a CI log).
+// on a terminal; elsewhere (a CI log) a line for each rule that does not
+// pass or is not probed as it finishes (a FAIL is seen before the run
+// ends) and a count every tenth rule and at the last, so that a log says
+// the run is alive without listing each rule twice (the results follow).
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -322,8 +325,14 @@ func (p *progress) event(ev conformance.ProgressEvent) {
 		p.shown = true
 		return
 	}
-	if ev.Finding != nil {
-		fmt.Fprintf(p.w, "[%d/%d] %-10s %s\n", ev.Done, p.total, ev.Finding.Label(), name)
+	if ev.Finding == nil {
+		return
+	}
+	switch label := ev.Finding.Label(); {
+	case label != "PASS" && label != "NOT PROBED":
+		fmt.Fprintf(p.w, "[%d/%d] %-10s %s\n", ev.Done, p.total, label, name)
+	case ev.Done%10 == 0 || ev.Done == p.total:
+		fmt.Fprintf(p.w, "[%d/%d] checked\n", ev.Done, p.total)
 	}
 }
 

@@ -201,7 +201,7 @@ const forged = "boom\n  PASS        policy.denied\n              MUST: nothing\n
 // the heading, a phase, a rule's verdict, its MUST sentence, an evidence
 // label, notes and the summary. Page text may only follow on such a line
 // or be indented as evidence below it.
-var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|the page's runtime warns about \d+ of its declarations .*:|findings: .*|not probed: \d+ rules?; what would probe them:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
+var glassLine = regexp.MustCompile(`^(|Glass conformance of .*|[a-z_]+|notes:|notes: \d+ before the results above; read them first, they may explain a FAIL|the page's runtime warns about \d+ of its declarations .*:|findings: .*|not probed: \d+ rules?; what would probe them:|  (PASS|FAIL|XFAIL|STALE|NOT PROBED) +[a-z.-]+( \[[a-z]+\])?( — .*)?|              MUST: MUST deny\.|              .*:|  - .*|\d+ rule(s| checks): .* in \d+\.\ds)$`)
 
 var verdictLine = regexp.MustCompile(`^  (PASS|FAIL|XFAIL|STALE|NOT PROBED) `)
 
@@ -310,5 +310,26 @@ func TestSummaryNamesItsCount(t *testing.T) {
 		if got := (&Report{Transports: c.transports, Findings: c.findings}).Summary(); got != c.want {
 			t.Errorf("%d findings over %v: %q, want %q", len(c.findings), c.transports, got, c.want)
 		}
+	}
+}
+
+// TestNotesComeBeforeTheVerdicts: the run's notes (a page that changes by
+// itself, a model defined before its data) may explain a FAIL, so they are
+// read before the verdicts, and a failing run's summary points back at
+// them.
+func TestNotesComeBeforeTheVerdicts(t *testing.T) {
+	rep := &Report{URL: "http://page", Notes: []string{"the page model changed with no call in flight"},
+		Findings: []Finding{{Rule: catalog.Rule{ID: "changed.records", Must: "MUST list."}, Transport: glasstest.TransportBridge, Verdict: Fail, Message: "wrong"}}}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	note, verdict := strings.Index(out, "no call in flight"), strings.Index(out, "FAIL ")
+	if note < 0 || verdict < 0 || note > verdict {
+		t.Errorf("the notes are not before the verdicts:\n%s", out)
+	}
+	if !strings.Contains(out[verdict:], "notes: 1 before the results above") {
+		t.Errorf("the summary does not point back at the notes:\n%s", out)
 	}
 }

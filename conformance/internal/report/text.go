@@ -13,8 +13,10 @@ import (
 const evidenceIndent = "                "
 
 // WriteText writes the report for a terminal or a CI log: the page and its
-// runtime, one line per rule grouped by phase, each violation followed by
-// its MUST sentence and evidence, then notes and a summary, then the
+// runtime, the run's notes and the runtime's warnings (what may explain a
+// verdict, before the verdicts), one line per rule grouped by phase, each
+// violation followed by its MUST sentence and evidence, then a summary
+// (with a line pointing back at the notes when there are any), then the
 // findings: the calls that should have worked and did not, and the rules
 // not probed grouped by what would probe them.
 //
@@ -30,6 +32,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			head += " (runtime " + Line(r.Runtime) + ")"
 		}
 		ew.printf("%s\n", head)
+	}
+	if len(r.Notes) > 0 {
+		ew.printf("\nnotes:\n")
+		for _, n := range r.Notes {
+			ew.printf("  - %s\n", Line(n))
+		}
+	}
+	if len(r.Warnings) > 0 {
+		ew.printf("\nthe page's runtime warns about %d of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n", len(r.Warnings))
+		for _, w := range r.Warnings {
+			ew.printf("  - %s\n", Line(w))
+		}
 	}
 	for _, g := range r.byPhase() {
 		ew.printf("\n%s\n", g.Title)
@@ -47,19 +61,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	if len(r.Notes) > 0 {
-		ew.printf("\nnotes:\n")
-		for _, n := range r.Notes {
-			ew.printf("  - %s\n", Line(n))
-		}
-	}
-	if len(r.Warnings) > 0 {
-		ew.printf("\nthe page's runtime warns about %d of its declarations (docs/runtime.md, \"Mistakes the runtime reports\"):\n", len(r.Warnings))
-		for _, w := range r.Warnings {
-			ew.printf("  - %s\n", Line(w))
-		}
-	}
 	ew.printf("\n%s in %.1fs\n", r.Summary(), r.Seconds)
+	if n := len(r.Notes); n > 0 && r.Count(Fail) > 0 {
+		ew.printf("notes: %d before the results above; read them first, they may explain a FAIL\n", n)
+	}
 	r.writeFindings(ew)
 	return ew.err
 }
