@@ -2,13 +2,16 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/glassworks/glass/fixtures"
 	"github.com/glassworks/glass/fixtures/faults"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/sdk"
@@ -171,4 +174,60 @@ func TestARuntimeThatStallsAfterItsFirstCallCostsABoundedRun(t *testing.T) {
 		t.Errorf("no rule fails against a runtime that stalls")
 	}
 	t.Logf("%d rules in %s: %d failed, %d not probed; notes: %s", len(rep.Findings), took.Round(time.Second), rep.Count(Fail), rep.Count(NotProbed), notes)
+}
+
+// TestAPageWhoseLoadsStopFinishingCostsTwoOpenBounds: a page that loads
+// once (the run's set-up) and then never finishes a load again costs a run
+// the open bound (15 s) twice; each later open is bounded at a few
+// seconds, and the report says so (SECURITY.md: a page cannot hang the
+// suite, nor make every probe wait out the bound).
+func TestAPageWhoseLoadsStopFinishingCostsTwoOpenBounds(t *testing.T) {
+	t.Parallel() // it mostly waits
+	page, err := fixtures.Pages().Open("details.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := io.ReadAll(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loads atomic.Int32
+	mux := http.NewServeMux()
+	mux.Handle(sdk.Path, sdk.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if loads.Add(1) == 1 {
+			_, _ = w.Write(html)
+			return
+		}
+		// The document starts, and never ends.
+		_, _ = w.Write([]byte("<!doctype html><title>slow</title><p>loading"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	start := time.Now()
+	rep, err := Run(Target{URL: serve(t, mux), Browser: browser(t)}, WithParallel(1),
+		WithRules("policy.denied", "policy.no-channel", "resolve.unknown-id", "args.invalid-params", "unavailable.reason",
+			"envelope.stale-revision", "args.malformed-json", "policy.after-validation"))
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note string
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "page loads of the run did not finish") {
+			note = n
+		}
+	}
+	var stalled int
+	if _, err := fmt.Sscanf(note, "%d page loads", &stalled); err != nil || stalled < 5 {
+		t.Fatalf("want a note of at least 5 loads that did not finish, got %q (notes %q)", note, rep.Notes)
+	}
+	// Two open bounds, 3 s for each later load, and the set-up's load and
+	// the checks around them.
+	if limit := 2*glasstest.DefaultOpenTimeout + time.Duration(stalled-2)*3*time.Second + 20*time.Second; took > limit {
+		t.Errorf("the run took %s, over %s (%d loads that did not finish)", took.Round(time.Second), limit, stalled)
+	}
+	t.Logf("%d rules in %s, %d loads that did not finish", len(rep.Findings), took.Round(time.Second), stalled)
 }

@@ -125,6 +125,9 @@ func Run(t Target, cfg *Config) (*report.Report, error) {
 	if note := s.Probe(glasstest.TransportBridge).Stalled(); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	if note := s.Probe(glasstest.TransportBridge).OpenStalled(); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	if cfg.CallFindings {
 		var notes []string
 		rep.CallFindings, notes, rep.CallsUncheckable = callFindings(s, cfg.Transports)

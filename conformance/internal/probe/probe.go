@@ -42,10 +42,13 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := append([]glasstest.PageOption{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.hostOptions()...)
-	all = append(all, opts...)
+	// The run's own bound first: a page option the run was given (the
+	// mutation matrix's) or the probe's wins.
+	all := append([]glasstest.PageOption{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.openOptions()...)
+	all = append(append(all, p.s.hostOptions()...), opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
 	if err != nil {
+		p.s.noteOpen(err)
 		return nil, err
 	}
 	return p.own(g), nil

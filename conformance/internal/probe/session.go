@@ -100,6 +100,9 @@ type Session struct {
 	// stalled names the actions a call of which ended at the call bound
 	// (Stalled).
 	stalled map[string]bool
+	// openStalls counts the opens of the run that ended at the open bound
+	// (OpenStalled).
+	openStalls int
 	// unfinished finishes, per transport, the walks checks left part-made
 	// (see Probe.FinishWalks).
 	unfinished map[glasstest.Transport]map[string]func()

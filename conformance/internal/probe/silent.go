@@ -1,11 +1,14 @@
 package probe
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	playwright "github.com/mxschmitt/playwright-go"
 
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
@@ -74,6 +77,49 @@ func (p *Probe) Stalled() string {
 		more = fmt.Sprintf(" and %d more", len(ids)-len(shown))
 	}
 	return fmt.Sprintf("a call of %s%s ended CALL_TIMEOUT at the call bound of %v: each later call of those actions that set no bound of its own was bounded at %v", strings.Join(quoteAll(shown), ", "), more, p.CallTimeout(), stallTimeout)
+}
+
+// A page whose loads stop finishing cannot make a run cost the open bound
+// (glasstest.DefaultOpenTimeout, 15 s) per probe either: once
+// openStallsMax opens of a run ended at their bound (the load, or
+// ready(), never finished), each later open is bounded at
+// stalledOpenTimeout, long enough for a page that does load to load.
+const (
+	openStallsMax      = 2               // not a contract bound
+	stalledOpenTimeout = 3 * time.Second // not a contract bound
+)
+
+// openOptions are the options that bound an open of the run: none until
+// openStallsMax opens ended at their bound.
+func (s *Session) openOptions() []glasstest.PageOption {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.openStalls >= openStallsMax {
+		return []glasstest.PageOption{glasstest.OpenTimeout(stalledOpenTimeout)}
+	}
+	return nil
+}
+
+// noteOpen counts an open that ended at its bound.
+func (s *Session) noteOpen(err error) {
+	if err == nil || !(errors.Is(err, glasstest.ErrCallTimeout) || errors.Is(err, playwright.ErrTimeout)) {
+		return
+	}
+	s.mu.Lock()
+	s.openStalls++
+	s.mu.Unlock()
+}
+
+// OpenStalled says, for a report note, that opens of the run ended at
+// their bound and later ones were bounded shorter; "" when fewer did.
+func (p *Probe) OpenStalled() string {
+	p.s.mu.Lock()
+	n := p.s.openStalls
+	p.s.mu.Unlock()
+	if n < openStallsMax {
+		return ""
+	}
+	return fmt.Sprintf("%d page loads of the run did not finish (the load, or the runtime's ready()) within the open bound: each later load was bounded at %v, and a probe whose page did not load is not probed", n, stalledOpenTimeout)
 }
 
 func quoteAll(ids []string) []string {
