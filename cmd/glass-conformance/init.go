@@ -14,6 +14,7 @@ import (
 	"github.com/glassworks/glass/conformance"
 	"github.com/glassworks/glass/internal/initgen"
 	"github.com/glassworks/glass/internal/pagejs"
+	"github.com/glassworks/glass/internal/readlimit"
 	"github.com/glassworks/glass/receipt"
 	"github.com/glassworks/glass/surface"
 )
@@ -81,13 +82,18 @@ func initCmd(args []string, stdout, stderr io.Writer) (code int) {
 			paths = append(paths, filepath.Join(f.dir, n))
 		}
 	}
-	if !f.force {
-		for _, p := range paths {
-			if _, err := os.Lstat(p); err == nil {
-				return fail("%s exists; pass --force to overwrite it", p)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return fail("%s: %v", p, pathErr(err))
-			}
+	for _, p := range paths {
+		_, err := os.Lstat(p)
+		switch {
+		case err == nil && !f.force:
+			return fail("%s exists; pass --force to overwrite it", p)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return fail("%s: %v", p, pathErr(err))
+		}
+		// --force replaces files only: never a pipe, a device, a
+		// directory or a file the kernel makes up (through a link too).
+		if st, err := os.Stat(p); err == nil && readlimit.NotPlain(p, st) != "" {
+			return fail("%s: not a regular file (%s)", p, readlimit.NotPlain(p, st))
 		}
 	}
 	if err := reach(f.url); err != nil {

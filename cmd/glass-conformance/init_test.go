@@ -42,6 +42,11 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 	}
 	aFile := write(t, "plain-file", "x")
 	fresh := filepath.Join(t.TempDir(), "suite")
+	// --force replaces files, never what a link names under /proc.
+	linked := t.TempDir()
+	if err := os.Symlink("/proc/self/comm", filepath.Join(linked, initgen.ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -56,6 +61,7 @@ func TestInitBadInputIsOneLineAndExitTwo(t *testing.T) {
 		{"foreign go.mod", []string{"init", "--url", "http://127.0.0.1:1/", "--dir", foreign, "--force"}, "holds a go.mod that does not require Glass: run go get github.com/glassworks/glass there first, or choose another --dir"},
 		{"unwritable dir", []string{"init", "--url", "http://127.0.0.1:1/", "--dir", filepath.Join(aFile, "suite")}, "cannot write there: not a directory"},
 		{"extra argument", []string{"init", "--url", "http://127.0.0.1:1/", "more"}, `unexpected argument "more"`},
+		{"forced over a file the kernel makes up", []string{"init", "--url", "http://127.0.0.1:1/", "--dir", linked, "--force"}, initgen.ManifestFile + ": not a regular file (a file the kernel makes up)"},
 		{"page without runtime", []string{"init", "--url", noRuntime, "--dir", t.TempDir()}, "no Glass runtime"},
 	}
 	for _, tc := range cases {

@@ -182,7 +182,7 @@ func Parse(name string, data []byte) (*Manifest, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("manifest %q: %w: a manifest is one YAML document; the text has more after its first", name, ErrManifest)
+			return nil, fmt.Errorf("manifest %q: %w: a manifest is one YAML document; the text has more after its first (%s)", name, ErrManifest, oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
 		}
 		if len(next.Content) == 0 || next.Content[0].Tag == "!!null" {
 			continue

@@ -47,8 +47,8 @@ func (p *Probe) Open(ref string, opts ...glasstest.PageOption) (*Page, error) {
 	all := append([]glasstest.PageOption{glasstest.Via(p.Transport), glasstest.Timeout(p.s.cfg.CallTimeout)}, p.s.openOptions()...)
 	all = append(append(all, p.s.hostOptions()...), opts...)
 	g, err := glasstest.OpenPage(p.s.browser, u, all...)
+	p.s.noteOpen(err)
 	if err != nil {
-		p.s.noteOpen(err)
 		return nil, err
 	}
 	return p.own(g), nil

@@ -100,9 +100,11 @@ type Session struct {
 	// stalled names the actions a call of which ended at the call bound
 	// (Stalled).
 	stalled map[string]bool
-	// openStalls counts the opens of the run that ended at the open bound
-	// (OpenStalled).
-	openStalls int
+	// openStalls counts the opens in a row that ended at the open bound,
+	// openStalled all of them; shortened: a later open was bounded
+	// shorter (OpenStalled).
+	openStalls, openStalled int
+	shortened               bool
 	// unfinished finishes, per transport, the walks checks left part-made
 	// (see Probe.FinishWalks).
 	unfinished map[glasstest.Transport]map[string]func()

@@ -81,9 +81,10 @@ func (p *Probe) Stalled() string {
 
 // A page whose loads stop finishing cannot make a run cost the open bound
 // (glasstest.DefaultOpenTimeout, 15 s) per probe either: once
-// openStallsMax opens of a run ended at their bound (the load, or
+// openStallsMax opens in a row ended at their bound (the load, or
 // ready(), never finished), each later open is bounded at
-// stalledOpenTimeout, long enough for a page that does load to load.
+// stalledOpenTimeout until one opens (a page that loads gets its bound
+// back). A probe whose page did not open fails, as at the full bound.
 const (
 	openStallsMax      = 2               // not a contract bound
 	stalledOpenTimeout = 3 * time.Second // not a contract bound
@@ -95,31 +96,37 @@ func (s *Session) openOptions() []glasstest.PageOption {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.openStalls >= openStallsMax {
+		s.shortened = true
 		return []glasstest.PageOption{glasstest.OpenTimeout(stalledOpenTimeout)}
 	}
 	return nil
 }
 
-// noteOpen counts an open that ended at its bound.
+// noteOpen counts the opens in a row that ended at their bound (err nil:
+// an open that succeeded, which ends the row) and every such open.
 func (s *Session) noteOpen(err error) {
-	if err == nil || !(errors.Is(err, glasstest.ErrCallTimeout) || errors.Is(err, playwright.ErrTimeout)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil {
+		s.openStalls = 0
 		return
 	}
-	s.mu.Lock()
-	s.openStalls++
-	s.mu.Unlock()
+	if errors.Is(err, glasstest.ErrCallTimeout) || errors.Is(err, playwright.ErrTimeout) {
+		s.openStalls++
+		s.openStalled++
+	}
 }
 
 // OpenStalled says, for a report note, that opens of the run ended at
 // their bound and later ones were bounded shorter; "" when fewer did.
 func (p *Probe) OpenStalled() string {
 	p.s.mu.Lock()
-	n := p.s.openStalls
+	n, shortened := p.s.openStalled, p.s.shortened
 	p.s.mu.Unlock()
-	if n < openStallsMax {
+	if !shortened {
 		return ""
 	}
-	return fmt.Sprintf("%d page loads of the run did not finish (the load, or the runtime's ready()) within the open bound: each later load was bounded at %v, and a probe whose page did not load is not probed", n, stalledOpenTimeout)
+	return fmt.Sprintf("%d page loads of the run did not finish (the load, or the runtime's ready()) within the open bound: after %d in a row, each later load was bounded at %v until one finished, and each probe whose page did not load failed (the probe could not run)", n, openStallsMax, stalledOpenTimeout)
 }
 
 func quoteAll(ids []string) []string {
