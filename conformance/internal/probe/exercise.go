@@ -305,7 +305,7 @@ func (p *Probe) JudgeEach(keep func(receipt.ActionInfo) bool, judge func(e *Exer
 			n++
 		}
 		if problem != "" {
-			res := Failf("%s: %s", e.Action.ID, problem).With(ReceiptEvidence("receipt", e.Receipt))
+			res := Failf("%s: %s", e.Action.ID, problem).With(report.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
 			return false
 		}
@@ -333,7 +333,7 @@ func (p *Probe) PlanNotes() []report.Evidence {
 	if len(notes) == 0 {
 		return nil
 	}
-	return []report.Evidence{TextEvidence("not exercised", notes...)}
+	return []report.Evidence{report.TextEvidence("not exercised", notes...)}
 }
 
 // Watched is one call made on a fresh page between two witnesses of the

@@ -1,14 +1,10 @@
 package probe
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/report"
-	"github.com/glassworks/glass/glasstest"
-	"github.com/glassworks/glass/receipt"
 )
 
 // Safely runs a check; a panic in a check is a Glass bug, reported as a
@@ -81,66 +77,4 @@ const CouldNotRun = "the probe could not run: "
 func (o Outcome) With(ev ...report.Evidence) Outcome {
 	o.Evidence = append(o.Evidence, ev...)
 	return o
-}
-
-// ReceiptEvidence is the receipt as evidence, in canonical JSON.
-func ReceiptEvidence(label string, r *receipt.Receipt) report.Evidence {
-	if r == nil {
-		return report.Evidence{Label: label, Text: "<no receipt>"}
-	}
-	b, err := receipt.CanonicalJSON(r)
-	if err != nil {
-		return report.Evidence{Label: label, Text: r.GomegaString()}
-	}
-	return report.Evidence{Label: label, Text: report.Clip(strings.TrimSpace(string(b)), report.MaxEvidenceBytes)}
-}
-
-// SnapshotEvidence is a snapshot as evidence, bounded.
-func SnapshotEvidence(label string, s *receipt.Snapshot) report.Evidence {
-	b, err := receipt.CanonicalJSON(s)
-	if err != nil {
-		return report.Evidence{Label: label, Text: err.Error()}
-	}
-	return report.Evidence{Label: label, Text: report.Clip(strings.TrimSpace(string(b)), report.MaxEvidenceBytes)}
-}
-
-// TextEvidence is lines of text as evidence, bounded.
-func TextEvidence(label string, lines ...string) report.Evidence {
-	return report.Evidence{Label: label, Text: report.Clip(strings.Join(lines, "\n"), report.MaxEvidenceBytes)}
-}
-
-// Got describes how r ended, for "want X, got Y" sentences.
-func Got(r *receipt.Receipt) string {
-	if r == nil {
-		return "no receipt"
-	}
-	if r.Result.OK {
-		return "it succeeded"
-	}
-	if r.Code() == receipt.CodeActionNotFound {
-		// Where a check wanted something else, the id was declared when
-		// it planned the call: the common cause is a store the page's
-		// loads share, another page's call having removed the record.
-		return fmt.Sprintf("it failed with %s at phase %s (if the page's loads share one store, another page's calls may have removed what this one called: docs/runtime.md, \"Seeding data for tests\")", r.Code(), r.FailurePhase())
-	}
-	return fmt.Sprintf("it failed with %s at phase %s", r.Code(), r.FailurePhase())
-}
-
-// OutcomeCode is how r ended: "ok" or its failure code.
-func OutcomeCode(r *receipt.Receipt) string {
-	if r.Result.OK {
-		return "ok"
-	}
-	return string(r.Code())
-}
-
-// ConfirmationEvidence is the confirmation requests a call made, as
-// evidence.
-func ConfirmationEvidence(cs []glasstest.ConfirmationRecord) report.Evidence {
-	var lines []string
-	for _, c := range cs {
-		b, _ := json.Marshal(c.Request)
-		lines = append(lines, fmt.Sprintf("approved=%t solicited=%t request=%s", c.Approved, c.Solicited, b))
-	}
-	return TextEvidence("confirmations the host was asked for", lines...)
 }

@@ -276,7 +276,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 		for _, args := range append([]any{call.Args}, call.MoreArgs...) {
 			got, byRuntime := pg.DoAnswered(id, args, opts...)
 			if what := fmt.Sprintf("%q", id); len(call.MoreArgs) == 0 {
-				calls = append(calls, what+" → "+OutcomeCode(got))
+				calls = append(calls, what+" → "+report.OutcomeCode(got))
 			} else {
 				text, raw := args.(json.RawMessage)
 				if !raw {
@@ -286,7 +286,7 @@ func (p *Probe) refuseNow(rf Refusal) (res *Refused, o Outcome, ok bool) {
 				if strings.TrimSpace(shown) == "" {
 					shown = strconv.Quote(shown) // white space alone
 				}
-				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, shown, OutcomeCode(got)))
+				calls = append(calls, fmt.Sprintf("%s with %s → %s", what, shown, report.OutcomeCode(got)))
 			}
 			if r == nil || r.Code() == rf.Code {
 				r = got
@@ -350,15 +350,15 @@ func revealTolerant(before, after *Witness) *Witness {
 func ExpectRefused(res *Refused, code receipt.Code) Outcome {
 	r := res.Receipt
 	if r.Code() != code || r.FailurePhase() != code.Phase() {
-		return Failf("%s: want %s at phase %s, %s", res.Call.Describe, code, code.Phase(), Got(r)).
-			With(ReceiptEvidence("receipt", r), TextEvidence("calls", res.Calls...))
+		return Failf("%s: want %s at phase %s, %s", res.Call.Describe, code, code.Phase(), report.Got(r)).
+			With(report.ReceiptEvidence("receipt", r), report.TextEvidence("calls", res.Calls...))
 	}
 	if len(res.Changes) > 0 {
 		return Failf("%s was refused with %s, but the page changed: %s", res.Call.Describe, code, res.Changes[0]).
-			With(ReceiptEvidence("receipt", r), TextEvidence("calls", res.Calls...), TextEvidence("what changed", res.Changes...), WitnessNote(res.DOMWitness),
-				SnapshotEvidence("snapshot before the call", res.Before.Snap), SnapshotEvidence("snapshot after the call", res.After.Snap))
+			With(report.ReceiptEvidence("receipt", r), report.TextEvidence("calls", res.Calls...), report.TextEvidence("what changed", res.Changes...), WitnessNote(res.DOMWitness),
+				report.SnapshotEvidence("snapshot before the call", res.Before.Snap), report.SnapshotEvidence("snapshot after the call", res.After.Snap))
 	}
-	return Pass().With(TextEvidence("calls", res.Calls...))
+	return Pass().With(report.TextEvidence("calls", res.Calls...))
 }
 
 // WitnessNote says which witnesses judged a refusal.

@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	playwright "github.com/mxschmitt/playwright-go"
 )
 
@@ -87,7 +88,7 @@ func RevisionByHand(p *probe.Probe) (*probe.Outcome, []string) {
 		}
 		if u.revAfter <= u.revBefore {
 			o := probe.Failf("the user's steps of %s (%s), done with no call in flight, changed the page model (%s), but the snapshot's revision stayed at %d → %d: the revision grows whenever the model differs from the one last observed, whoever changed it",
-				h.Action, u.steps, u.diff[0], u.revBefore, u.revAfter).With(probe.TextEvidence("what changed", u.diff...))
+				h.Action, u.steps, u.diff[0], u.revBefore, u.revAfter).With(report.TextEvidence("what changed", u.diff...))
 			return &o, nil
 		}
 		judged = append(judged, fmt.Sprintf("the user's steps of %s, with no call in flight: revision %d → %d", h.Action, u.revBefore, u.revAfter))

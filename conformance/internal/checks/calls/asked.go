@@ -3,6 +3,7 @@ package calls
 import (
 	"github.com/glassworks/glass/conformance/internal/probe"
 	"github.com/glassworks/glass/conformance/internal/refusal"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -23,7 +24,7 @@ func deniedAskedOnce(p *probe.Probe) *probe.Outcome {
 	}
 	if asked != 1 {
 		o := probe.Failf("%s: the runtime asked for confirmation %d times, want exactly once (a denial is an answer, not a reason to ask again)", res.Call.Describe, asked).
-			With(probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations))
+			With(report.ReceiptEvidence("receipt", res.Receipt), report.ConfirmationEvidence(res.Confirmations))
 		return &o
 	}
 	return nil

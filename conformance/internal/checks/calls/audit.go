@@ -87,7 +87,7 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 	// run over their bound is told at the first.
 	sc := &receiptScan{p: p, judge: func(sn probe.Seen) *probe.Outcome {
 		if pr := boundProblem(sn.Receipt); pr != "" {
-			o := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			o := probe.Failf("%s: %s", sn.What, pr).With(report.ReceiptEvidence("receipt", sn.Receipt))
 			return &o
 		}
 		return nil
@@ -107,8 +107,8 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		if pr := judge.CountsProblem(w.E.Receipt, w.Before, w.E.After.Snap); pr != "" {
-			res := probe.Failf("%s: %s%s", e.Action.ID, pr, w.Cause()).With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-				probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, w.E.After.Snap)...))
+			res := probe.Failf("%s: %s%s", e.Action.ID, pr, w.Cause()).With(report.ReceiptEvidence("receipt", w.E.Receipt), report.TextEvidence("judged from", w.Note),
+				report.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, w.E.After.Snap)...))
 			o = &res
 			return false
 		}
@@ -126,7 +126,7 @@ func ChangedBounded(p *probe.Probe) probe.Outcome {
 	if sc.seen == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}
-	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
+	return probe.Pass().With(report.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
 }
 
 // failures makes the two cheapest refusals (shared with their own rules),
@@ -171,7 +171,7 @@ func auditFailuresAnd(p *probe.Probe, judge func(r *receipt.Receipt) string, eve
 	if judged == 0 {
 		return probe.NotProbed("the run saw no failure")
 	}
-	return probe.Pass().With(probe.TextEvidence("failures judged", fmt.Sprint(judged)))
+	return probe.Pass().With(report.TextEvidence("failures judged", fmt.Sprint(judged)))
 }
 
 // failuresOnly is a receiptScan's judge that gives judge the runtime's
@@ -184,7 +184,7 @@ func failuresOnly(judge func(r *receipt.Receipt) string, judged *int) func(probe
 		}
 		*judged++
 		if pr := judge(r); pr != "" {
-			o := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", r))
+			o := probe.Failf("%s: %s", sn.What, pr).With(report.ReceiptEvidence("receipt", r))
 			return &o
 		}
 		return nil
@@ -224,9 +224,9 @@ func EnvelopePhase(p *probe.Probe) probe.Outcome {
 		case invalidAt(r, "$.phase") != "":
 			o = probe.Failf("%s: the decoder refuses the receipt's phase: %s", sn.What, invalidAt(r, "$.phase"))
 		case r.Result.OK && r.Phase != receipt.PhaseNone:
-			o = probe.Failf("%s: a successful receipt carries phase %q", sn.What, r.Phase).With(probe.ReceiptEvidence("receipt", r))
+			o = probe.Failf("%s: a successful receipt carries phase %q", sn.What, r.Phase).With(report.ReceiptEvidence("receipt", r))
 		case !r.Result.OK && sn.ByRuntime && failed(r) != "":
-			o = probe.Failf("%s: %s", sn.What, failed(r)).With(probe.ReceiptEvidence("receipt", r))
+			o = probe.Failf("%s: %s", sn.What, failed(r)).With(report.ReceiptEvidence("receipt", r))
 		default:
 			return nil
 		}
@@ -380,10 +380,10 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 		case r.Code() == receipt.CodeReceiptInvalid:
 			o = probe.Failf("%s: the runtime's receipt does not decode: %s", sn.What, r.Result.Error.Message)
 		case r.Protocol != receipt.Protocol:
-			o = probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(probe.ReceiptEvidence("receipt", r))
+			o = probe.Failf("%s: the receipt speaks protocol %q, want %q", sn.What, r.Protocol, receipt.Protocol).With(report.ReceiptEvidence("receipt", r))
 		case sn.ByRuntime && unresolved(r) && r.Result.Action.Description != "":
 			o = probe.Failf("%s: the receipt fails %s, before the action is resolved, but its result.action carries the description %q: a failure before resolution names only the id the call named (CONTRACT.md §2.2, the receipt table's result.action)", sn.What, r.Code(), report.Clip(r.Result.Action.Description, 80)).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 		default:
 			return nil
 		}
@@ -406,7 +406,7 @@ func ReceiptsValid(p *probe.Probe) probe.Outcome {
 	if sc.seen == 0 {
 		return probe.NotProbed("the run saw no receipt")
 	}
-	return probe.Pass().With(probe.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
+	return probe.Pass().With(report.TextEvidence("receipts judged", fmt.Sprint(sc.seen)))
 }
 
 // unresolved reports whether r failed before its action was resolved, by

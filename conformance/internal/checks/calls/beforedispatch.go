@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -26,15 +27,15 @@ func beforeDispatchMore(p *probe.Probe) (*probe.Outcome, []string) {
 		if r.Result.OK || r.Code().Started() != receipt.StartedNo {
 			continue // policy.denied judges the code
 		}
-		ev := probe.ReceiptEvidence("receipt", r)
+		ev := report.ReceiptEvidence("receipt", r)
 		if r.Result.Error.Started != receipt.StartedNo {
 			o := probe.Failf("%s failed with %s before stage 6, but reports started %q, want %q", c.class, r.Code(), r.Result.Error.Started, receipt.StartedNo).With(ev)
 			return &o, nil
 		}
 		if d := probe.Unchanged(c.Before, c.After, c.DOMWitness); len(d) > 0 {
 			o := probe.Failf("%s ended with %s, but the page changed: %s", c.class, r.Code(), d[0]).
-				With(ev, probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness),
-					probe.SnapshotEvidence("snapshot before the call", c.Before.Snap), probe.SnapshotEvidence("snapshot after the call", c.After.Snap))
+				With(ev, report.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness),
+					report.SnapshotEvidence("snapshot before the call", c.Before.Snap), report.SnapshotEvidence("snapshot after the call", c.After.Snap))
 			return &o, nil
 		}
 		judged = append(judged, c.class)
@@ -58,7 +59,7 @@ func beforeDispatchMore(p *probe.Probe) (*probe.Outcome, []string) {
 		}
 		if r.Result.Error.Started != receipt.StartedNo {
 			o := probe.Failf("%s (manifest reveals, target left hidden) failed with ACTION_UNAVAILABLE at stage 5, but reports started %q, want %q: revealing a target is not dispatching the action",
-				where, r.Result.Error.Started, receipt.StartedNo).With(probe.ReceiptEvidence("receipt", r))
+				where, r.Result.Error.Started, receipt.StartedNo).With(report.ReceiptEvidence("receipt", r))
 			return &o, nil
 		}
 		judged = append(judged, fmt.Sprintf("%s, its target left hidden by its reveal", where))

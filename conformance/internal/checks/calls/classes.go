@@ -107,14 +107,14 @@ func classRefusals(p *probe.Probe, deny bool) (*probe.Outcome, []string) {
 	var judged []string
 	for _, c := range cs {
 		r := c.Receipt
-		ev := probe.ReceiptEvidence("receipt", r)
+		ev := report.ReceiptEvidence("receipt", r)
 		if r.Code() != receipt.CodePermissionDenied || r.FailurePhase() != receipt.PhasePolicy {
-			o := probe.Failf("%s: want PERMISSION_DENIED at phase policy, %s", c.class, probe.Got(r)).With(ev)
+			o := probe.Failf("%s: want PERMISSION_DENIED at phase policy, %s", c.class, report.Got(r)).With(ev)
 			return &o, nil
 		}
 		if d := probe.Unchanged(c.Before, c.After, c.DOMWitness); len(d) > 0 {
 			o := probe.Failf("%s ended with PERMISSION_DENIED, but the page changed: %s", c.class, d[0]).
-				With(ev, probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))
+				With(ev, report.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))
 			return &o, nil
 		}
 		judged = append(judged, c.class+" → PERMISSION_DENIED")
@@ -137,8 +137,8 @@ func ClassRefusal(kind string, deny bool) func(*probe.Probe) probe.Outcome {
 		case len(judged) == 0:
 			return o
 		case o.Verdict == report.NotProbed:
-			return probe.Pass().With(probe.TextEvidence("calls judged", judged...), probe.TextEvidence("refusal not probed", o.Message))
+			return probe.Pass().With(report.TextEvidence("calls judged", judged...), report.TextEvidence("refusal not probed", o.Message))
 		}
-		return o.With(probe.TextEvidence("also judged", judged...))
+		return o.With(report.TextEvidence("also judged", judged...))
 	}
 }

@@ -33,13 +33,13 @@ func Expectation(p *probe.Probe) probe.Outcome {
 	var tried, judged, differ []string
 	err := p.Each(func(a receipt.ActionInfo) bool { return a.Expect != "" }, func(e *probe.Exercised) bool {
 		if !e.Receipt.Result.OK {
-			tried = append(tried, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(e.Receipt)))
+			tried = append(tried, fmt.Sprintf("%s: %s", e.Action.ID, report.Got(e.Receipt)))
 			return true
 		}
 		got := e.Receipt.Result.Expect
 		if strings.TrimSpace(got) == "" {
 			res := probe.Failf("%s succeeded without expect, but the action declares the expectation %q", e.Action.ID, e.Action.Expect).
-				With(probe.ReceiptEvidence("receipt", e.Receipt))
+				With(report.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
 			return false
 		}
@@ -69,7 +69,7 @@ func Expectation(p *probe.Probe) probe.Outcome {
 		got := d.Receipt.Result.Expect
 		if strings.TrimSpace(got) == "" {
 			return probe.Failf("%s: the user did the hand-off's step and it succeeded without expect, but the hand-off declares the check %q, which the runtime observed before succeeding", d.Where, d.Action.Expect).
-				With(probe.ReceiptEvidence("receipt", d.Receipt))
+				With(report.ReceiptEvidence("receipt", d.Receipt))
 		}
 		handed = append(handed, fmt.Sprintf("%s (a hand-off the user did): %q, declared %q", d.Where, got, d.Action.Expect))
 	}
@@ -77,14 +77,14 @@ func Expectation(p *probe.Probe) probe.Outcome {
 	judged = append(judged, handed...)
 	switch {
 	case exercised > 0 || len(differ) == 0 && len(judged) > 0:
-		res := probe.Pass().With(probe.TextEvidence("receipts that report the declared expectation", judged...))
+		res := probe.Pass().With(report.TextEvidence("receipts that report the declared expectation", judged...))
 		if len(differ) > 0 {
-			res = res.With(probe.TextEvidence("receipts whose expectation describes itself otherwise (built from the arguments)", differ...))
+			res = res.With(report.TextEvidence("receipts whose expectation describes itself otherwise (built from the arguments)", differ...))
 		}
 		return res
 	case len(differ) > 0:
 		return probe.Failf("no successful call reports the expectation its snapshot declares: %s", differ[0]).
-			With(probe.TextEvidence("receipts and declared expectations", differ...))
+			With(report.TextEvidence("receipts and declared expectations", differ...))
 	case len(tried) > 0:
 		return probe.NotProbed("no call of an action that declares an expectation succeeded (" + strings.Join(tried, "; ") + ")")
 	}
@@ -116,7 +116,7 @@ func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outc
 				continue
 			}
 			res := probe.Failf("%s: changed.records.removed lists %q, which was not a record before the call", e.Action.ID, id).
-				With(probe.ReceiptEvidence("receipt", e.Receipt))
+				With(report.ReceiptEvidence("receipt", e.Receipt))
 			return &res, witnessed, why
 		}
 		value, n := telltale(rec, e.Before.DOM.Text)
@@ -127,13 +127,13 @@ func removalProblem(e *probe.Exercised, window *receipt.Snapshot) (o *probe.Outc
 		witnessed++
 		if m := strings.Count(e.After.DOM.Text, value); m >= n {
 			res := probe.Failf("%s reports %s removed, but the page still shows %q as often as before (%d times)", e.Action.ID, id, value, m).
-				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
+				With(report.ReceiptEvidence("receipt", e.Receipt), report.TextEvidence("DOM witness", fmt.Sprintf("%q in the body text outside live regions: %d times before the call, %d after", value, n, m)))
 			return &res, witnessed, why
 		}
 		if nb := strings.Count(beforeShown, value); nb > 0 {
 			if na := strings.Count(afterShown, value); na >= nb {
 				res := probe.Failf("%s reports %s removed, but the rendered page still shows %q as often as before (%d times)", e.Action.ID, id, value, na).
-					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("rendered page after the call", afterShown))
+					With(report.ReceiptEvidence("receipt", e.Receipt), report.TextEvidence("rendered page after the call", afterShown))
 				return &res, witnessed, why
 			}
 		}
@@ -190,13 +190,13 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 	}
 	res := probe.Pass()
 	if len(windows) > 0 {
-		res = res.With(probe.TextEvidence("before windows", windows...))
+		res = res.With(report.TextEvidence("before windows", windows...))
 	}
 	if witnessed == 0 {
 		if len(why) == 0 {
 			why = []string{"no call of the run removed a record"}
 		}
-		res = res.With(probe.TextEvidence("removals not witnessed in the DOM", why...))
+		res = res.With(report.TextEvidence("removals not witnessed in the DOM", why...))
 	}
 	return res
 }
@@ -205,9 +205,9 @@ func ChangedRecords(p *probe.Probe) probe.Outcome {
 // after: the receipt, the window, the difference the harness sees and the
 // two snapshots.
 func changeEvidence(w probe.Window, after *receipt.Snapshot, afterLabel string) []report.Evidence {
-	return []report.Evidence{probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-		probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, after)...),
-		probe.SnapshotEvidence("snapshot the window starts from", w.Before), probe.SnapshotEvidence(afterLabel, after)}
+	return []report.Evidence{report.ReceiptEvidence("receipt", w.E.Receipt), report.TextEvidence("judged from", w.Note),
+		report.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(w.Before, after)...),
+		report.SnapshotEvidence("snapshot the window starts from", w.Before), report.SnapshotEvidence(afterLabel, after)}
 }
 
 func ChangedParts(p *probe.Probe) probe.Outcome {
@@ -222,7 +222,7 @@ func ChangedParts(p *probe.Probe) probe.Outcome {
 			return true
 		}
 		if pr := partsShapeProblem(e.Receipt); pr != "" {
-			res := probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			res := probe.Failf("%s: %s", e.Action.ID, pr).With(report.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
 			return false
 		}
@@ -388,7 +388,7 @@ func writtenTwice(p *probe.Probe, writes []*probe.Exercised) (*probe.Outcome, in
 		n++
 		if strings.TrimSpace(r.Result.Warning) == "" {
 			o := probe.Failf("%s, called twice in a row with the same arguments: the second call completed without any observable change (changed.observed false), but its receipt has no warning; a %s action's must", e.Action.ID, e.Action.Risk).
-				With(probe.ReceiptEvidence("receipt of the second call", r))
+				With(report.ReceiptEvidence("receipt of the second call", r))
 			return &o, n
 		}
 	}
@@ -436,19 +436,19 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 		return false
 	}
 	err := p.Each(hasSecret(p), func(e *probe.Exercised) bool {
-		judged = append(judged, e.Action.ID+" (a sensitive parameter) → "+probe.OutcomeCode(e.Receipt))
+		judged = append(judged, e.Action.ID+" (a sensitive parameter) → "+report.OutcomeCode(e.Receipt))
 		set := scrub.New(e.Secret)
 		if rj, _ := receipt.CanonicalJSON(e.Receipt); set.Contains(rj) {
-			return leak(e.Action.ID, "the receipt contains the sensitive value the call passed", probe.ReceiptEvidence("receipt", e.Receipt))
+			return leak(e.Action.ID, "the receipt contains the sensitive value the call passed", report.ReceiptEvidence("receipt", e.Receipt))
 		}
 		if sj, _ := receipt.CanonicalJSON(e.After.Snap); set.Contains(sj) {
-			return leak(e.Action.ID, "the page model snapshot after the call contains the sensitive value", probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+			return leak(e.Action.ID, "the page model snapshot after the call contains the sensitive value", report.SnapshotEvidence("snapshot after the call", e.After.Snap))
 		}
 		for _, c := range e.Confirmations {
 			// The harness masks what it records; SensitiveMasked says it
 			// had to, that is, that the runtime sent the value in clear.
 			if cj, _ := json.Marshal(c.Request); c.SensitiveMasked || set.Contains(cj) {
-				return leak(e.Action.ID, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", probe.ConfirmationEvidence(e.Confirmations))
+				return leak(e.Action.ID, "the runtime sent the confirmation request with the sensitive value in clear (the host masked it)", report.ConfirmationEvidence(e.Confirmations))
 			}
 		}
 		return true
@@ -459,14 +459,14 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 	notes, err := echo.Each(p, func(c echo.Call) bool {
 		what := fmt.Sprintf("%s with the sensitive value in %s", c.Action.ID, strings.Join(c.Params, ", "))
 		if c.Leak != "" {
-			ev := probe.TextEvidence(c.Leak, c.Evidence)
+			ev := report.TextEvidence(c.Leak, c.Evidence)
 			if c.Leak == "the receipt" {
-				ev = probe.ReceiptEvidence("receipt", c.Receipt)
+				ev = report.ReceiptEvidence("receipt", c.Receipt)
 			}
 			return leak(what, c.Leak+" carries the sensitive value the call passed, where the runtime must write [sensitive]", ev)
 		}
 		if c.ByRuntime {
-			judged = append(judged, what+" → "+probe.OutcomeCode(c.Receipt))
+			judged = append(judged, what+" → "+report.OutcomeCode(c.Receipt))
 		}
 		return true
 	})
@@ -483,7 +483,7 @@ func SensitiveNeverEchoed(p *probe.Probe) probe.Outcome {
 		}
 		return probe.NotProbed(why).With(p.PlanNotes()...)
 	}
-	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	return probe.Pass().With(report.TextEvidence("calls judged", judged...))
 }
 
 // Ticket: every confirmation the runtime asked is listed in the
@@ -519,14 +519,14 @@ func Ticket(p *probe.Probe) probe.Outcome {
 				}
 				if rc.Ticket != "" && !issued {
 					res := probe.Failf("%s: the receipt's confirmations list the ticket %q for %s, which the host never issued", e.Action.ID, rc.Ticket, rc.Action).
-						With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+						With(report.ReceiptEvidence("receipt", e.Receipt), report.ConfirmationEvidence(e.Confirmations))
 					o = &res
 					return false
 				}
 			}
 			if !found {
 				res := probe.Failf("%s: the host approved %s with ticket %q, but the receipt's confirmations do not list it under %s with that ticket", e.Action.ID, listedAs, c.Ticket, listedAs).
-					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+					With(report.ReceiptEvidence("receipt", e.Receipt), report.ConfirmationEvidence(e.Confirmations))
 				o = &res
 				return false
 			}
@@ -581,7 +581,7 @@ func Ticket(p *probe.Probe) probe.Outcome {
 		case refusal.RefChannelFails:
 			what = "the confirmation channel rejected, a denial"
 		}
-		ev := []report.Evidence{probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations)}
+		ev := []report.Evidence{report.ReceiptEvidence("receipt", res.Receipt), report.ConfirmationEvidence(res.Confirmations)}
 		switch {
 		case listed == nil || listed.Approved:
 			return probe.Failf("%s: %s, but the receipt's confirmations do not list %s as not approved", res.Call.Describe, what, res.Call.ID).With(ev...)
@@ -602,7 +602,7 @@ func Ticket(p *probe.Probe) probe.Outcome {
 			}
 			probed++
 			exec, issued := sn.Tickets[rc.Ticket]
-			ev := probe.ReceiptEvidence("receipt", sn.Receipt)
+			ev := report.ReceiptEvidence("receipt", sn.Receipt)
 			switch {
 			case !issued:
 				return probe.Failf("%s: the receipt's confirmations list the ticket %q for %s, which the host never issued on its page", sn.What, rc.Ticket, rc.Action).With(ev)
@@ -635,15 +635,15 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 			// here, so no receipt of this call may report it observed —
 			// the failure code is verify.expectation-failed's concern.
 			if r.Result.Expect != "" {
-				return probe.Failf("%s at %s (manifest expectationFailures): the expectation does not come true there, but the call ended %s and its receipt reports expect %q: the runtime reported an expectation it did not observe", sc.Action, sc.URL, probe.OutcomeCode(r), r.Result.Expect).
-					With(probe.ReceiptEvidence("receipt", r))
+				return probe.Failf("%s at %s (manifest expectationFailures): the expectation does not come true there, but the call ended %s and its receipt reports expect %q: the runtime reported an expectation it did not observe", sc.Action, sc.URL, report.OutcomeCode(r), r.Result.Expect).
+					With(report.ReceiptEvidence("receipt", r))
 			}
 			continue
 		}
 		judged++
 		if r.Result.Expect != "" {
 			return probe.Failf("%s: the expectation was not observed (EXPECTATION_FAILED), but the receipt reports expect %q", sc.Action, r.Result.Expect).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 		}
 	}
 	o, n := p.JudgeEach(probe.AnyAction, func(e *probe.Exercised) (bool, string) {
@@ -673,10 +673,10 @@ func ExpectOnlyWhenVerified(p *probe.Probe) probe.Outcome {
 		switch {
 		case !r.Result.OK:
 			return probe.Failf("%s: the call failed with %s, but the receipt reports expect %q: a failed call observed no expectation", sn.What, r.Code(), r.Result.Expect).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 		case sn.Declared && sn.Action.Expect == "":
 			return probe.Failf("%s: the receipt reports expect %q, but the action's snapshot descriptor shows no expectation (no expect)", sn.What, r.Result.Expect).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 		}
 	}
 	return p.Judged(nil, judged, "needs a page whose action can be called successfully, or a manifest entry under expectationFailures")
@@ -712,7 +712,7 @@ func DataFunctionOnly(p *probe.Probe) probe.Outcome {
 			judged[sn.Receipt] = true
 			if len(sn.Receipt.Result.Data) > 0 {
 				res := probe.Failf("%s: the receipt of an action of kind %s carries data %s", sn.What, sn.Action.Kind, report.Clip(string(sn.Receipt.Result.Data), 80)).
-					With(probe.ReceiptEvidence("receipt", sn.Receipt))
+					With(report.ReceiptEvidence("receipt", sn.Receipt))
 				found = &res
 				return true
 			}
@@ -739,7 +739,7 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 		// and a dangerous action always asks.
 		if a.Risk == receipt.RiskDangerous && !a.Confirm && a.Kind != receipt.KindHandoff {
 			return probe.Failf("the snapshot gives %s the risk dangerous and confirm false: a dangerous action always asks, and the snapshot reports that outcome as confirm", a.ID).
-				With(probe.TextEvidence("descriptor", judge.JSONText(a)))
+				With(report.TextEvidence("descriptor", judge.JSONText(a)))
 		}
 	}
 	done := map[string]bool{}
@@ -762,7 +762,7 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 		return true, ""
 	})
 	if o != nil {
-		o.Evidence = append(o.Evidence, probe.TextEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
+		o.Evidence = append(o.Evidence, report.TextEvidence("how the runtime is judged", "an action needs confirmation when its risk is dangerous or the snapshot says confirm: true"))
 		return *o
 	}
 	if o := deniedAskedOnce(p); o != nil {
@@ -773,7 +773,7 @@ func RiskClasses(p *probe.Probe) probe.Outcome {
 		return *bad
 	}
 	if len(more) > 0 {
-		return probe.Pass().With(probe.TextEvidence("classes the exercise did not reach, called once each", more...))
+		return probe.Pass().With(report.TextEvidence("classes the exercise did not reach, called once each", more...))
 	}
 	return p.Judged(o, n, "no action could be called")
 }
@@ -820,7 +820,7 @@ func Revision(p *probe.Probe) probe.Outcome {
 		}
 		for _, sn := range p.SentReceipts() {
 			if pr := stayed(sn.Receipt); pr != "" {
-				return probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+				return probe.Failf("%s: %s", sn.What, pr).With(report.ReceiptEvidence("receipt", sn.Receipt))
 			}
 		}
 	}

@@ -132,9 +132,9 @@ func churn(p *probe.Probe, writes []*probe.Exercised, calls int, seen *churnSeen
 		}
 		if pr := judge.FeedbackProblem(r, before, after); pr != "" {
 			o := probe.Failf("%s, call %d on the same page (feedback %d → %d messages): %s", e.Action.ID, call, len(before.Feedback), len(after.Feedback), pr).
-				With(probe.ReceiptEvidence(fmt.Sprintf("receipt of call %d", call), r),
-					probe.TextEvidence("feedback before the call", feedbackLines(before.Feedback)...),
-					probe.TextEvidence("feedback after the call", feedbackLines(after.Feedback)...))
+				With(report.ReceiptEvidence(fmt.Sprintf("receipt of call %d", call), r),
+					report.TextEvidence("feedback before the call", feedbackLines(before.Feedback)...),
+					report.TextEvidence("feedback after the call", feedbackLines(after.Feedback)...))
 			return &o
 		}
 		seen.repeat = seen.repeat || repeated(before.Feedback, after.Feedback)
@@ -193,7 +193,7 @@ func feedbackLines(list []receipt.Feedback) []string {
 func partsAudit(p *probe.Probe) *probe.Outcome {
 	for _, sn := range p.SentReceipts() {
 		if pr := partsShapeProblem(sn.Receipt); pr != "" {
-			res := probe.Failf("%s: %s", sn.What, pr).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			res := probe.Failf("%s: %s", sn.What, pr).With(report.ReceiptEvidence("receipt", sn.Receipt))
 			return &res
 		}
 	}
@@ -218,14 +218,14 @@ func unchangedWrites(p *probe.Probe) (*probe.Outcome, int) {
 		}
 		switch {
 		case !r.Result.OK:
-			res := probe.Failf("%s (manifest unchangedWrites, a write that succeeds without changing the page model) ended %s: a write whose changed.observed is false must still report ok true, with a warning", where, probe.OutcomeCode(r)).
-				With(probe.ReceiptEvidence("receipt", r))
+			res := probe.Failf("%s (manifest unchangedWrites, a write that succeeds without changing the page model) ended %s: a write whose changed.observed is false must still report ok true, with a warning", where, report.OutcomeCode(r)).
+				With(report.ReceiptEvidence("receipt", r))
 			return &res, judged
 		case r.Result.Changed != nil && r.Result.Changed.Observed:
 			continue // it changed something this time: nothing to judge here
 		case strings.TrimSpace(r.Result.Warning) == "":
 			res := probe.Failf("%s (manifest unchangedWrites): the write completed without any observable change, but the receipt has no warning", where).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 			return &res, judged
 		}
 		judged++

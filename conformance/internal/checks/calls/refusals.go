@@ -27,7 +27,7 @@ import (
 // in for a runtime that did not; the check judges the runtime's answer.
 func AvailableListed(res *probe.Refused) probe.Outcome {
 	got := res.Receipt.Result.Error.Available
-	ev := probe.ReceiptEvidence("the runtime's receipt", res.Receipt)
+	ev := report.ReceiptEvidence("the runtime's receipt", res.Receipt)
 	if got == nil {
 		return probe.Failf("%s: the runtime's ACTION_NOT_FOUND carries no result.error.available: it must list the actions available now", res.Call.Describe).With(ev)
 	}
@@ -56,10 +56,10 @@ func AvailableListed(res *probe.Refused) probe.Outcome {
 		if n := min(len(want), receipt.MaxAvailable); len(got) < n {
 			missing := judge.Minus(want, got)
 			return probe.Failf("ACTION_NOT_FOUND lists %d available actions, the snapshot reports %d available (%s left out)", len(got), len(want), strings.Join(judge.ClipList(missing), ", ")).
-				With(ev, probe.TextEvidence("available in the snapshot", judge.ClipList(want)...))
+				With(ev, report.TextEvidence("available in the snapshot", judge.ClipList(want)...))
 		}
 	}
-	return probe.Pass().With(probe.TextEvidence("available listed", fmt.Sprintf("%d of %d", len(got), len(want))))
+	return probe.Pass().With(report.TextEvidence("available listed", fmt.Sprintf("%d of %d", len(got), len(want))))
 }
 
 // InvalidParams makes the INVALID_PARAMS refusals the snapshot allows: a
@@ -113,7 +113,7 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 		}
 		if got := res.Receipt.Result.Error.Path; !slices.Contains(want, got) {
 			return probe.Failf("%s: INVALID_PARAMS names the path %q, want %s", res.Call.Describe, got, pathsText(kind, want)).
-				With(probe.ReceiptEvidence("receipt", res.Receipt))
+				With(report.ReceiptEvidence("receipt", res.Receipt))
 		}
 		probed = append(probed, kind)
 	}
@@ -128,9 +128,9 @@ func InvalidParams(p *probe.Probe) probe.Outcome {
 	if len(probed) == 0 {
 		return probe.NotProbed(strings.Join(skipped, "; "))
 	}
-	o := probe.Pass().With(probe.TextEvidence("probed", probed...))
+	o := probe.Pass().With(report.TextEvidence("probed", probed...))
 	if len(skipped) > 0 {
-		o = o.With(probe.TextEvidence("not probed", skipped...))
+		o = o.With(report.TextEvidence("not probed", skipped...))
 	}
 	return o
 }
@@ -188,7 +188,7 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 	judged := []string{"a stale expected revision on an approved call of a declared action → STALE_REVISION"}
 	for _, c := range sp.Calls {
 		r := c.Receipt
-		ev := probe.ReceiptEvidence("receipt", r)
+		ev := report.ReceiptEvidence("receipt", r)
 		if r.Code() != c.Want || r.FailurePhase() != c.Want.Phase() {
 			how := "the guard must be checked before stage 1"
 			switch c.Want {
@@ -197,7 +197,7 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 			case receipt.CodeActionNotFound, receipt.CodePermissionDenied:
 				how = "the call is not guarded"
 			}
-			return probe.Failf("%s: want %s at phase %s (%s), %s", c.What, c.Want, c.Want.Phase(), how, probe.Got(r)).With(ev)
+			return probe.Failf("%s: want %s at phase %s (%s), %s", c.What, c.Want, c.Want.Phase(), how, report.Got(r)).With(ev)
 		}
 		if c.Want == receipt.CodeStaleRevision {
 			if pr := staleFieldsProblem(r, c.Expected, c.Current); pr != "" {
@@ -232,9 +232,9 @@ func StaleRevision(p *probe.Probe) probe.Outcome {
 	case why != "":
 		notProbed = append(notProbed, why)
 	}
-	o := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	o := probe.Pass().With(report.TextEvidence("calls judged", judged...))
 	if len(notProbed) > 0 {
-		o = o.With(probe.TextEvidence("not probed", notProbed...))
+		o = o.With(report.TextEvidence("not probed", notProbed...))
 	}
 	return o
 }
@@ -254,7 +254,7 @@ func staleFieldsProblem(r *receipt.Receipt, expected, current int64) string {
 
 func StaleFields(res *probe.Refused) probe.Outcome {
 	if pr := staleFieldsProblem(res.Receipt, res.Before.Snap.Revision+1, res.Before.Snap.Revision); pr != "" {
-		return probe.Failf("%s", pr).With(probe.ReceiptEvidence("receipt", res.Receipt))
+		return probe.Failf("%s", pr).With(report.ReceiptEvidence("receipt", res.Receipt))
 	}
 	return probe.Pass()
 }
@@ -269,7 +269,7 @@ func ptrString(p *int64) string {
 func UnavailableReason(res *probe.Refused) probe.Outcome {
 	reason := strings.TrimSpace(res.Receipt.Result.Error.Reason)
 	if reason == "" {
-		return probe.Failf("%s: ACTION_UNAVAILABLE has no error.reason", res.Call.Describe).With(probe.ReceiptEvidence("receipt", res.Receipt))
+		return probe.Failf("%s: ACTION_UNAVAILABLE has no error.reason", res.Call.Describe).With(report.ReceiptEvidence("receipt", res.Receipt))
 	}
 	// The snapshot's available and reason report business availability
 	// (CONTRACT.md §2.5): an action it reports unavailable has a
@@ -277,12 +277,12 @@ func UnavailableReason(res *probe.Refused) probe.Outcome {
 	for _, a := range res.Before.Snap.Actions.Items {
 		if !a.Available && !a.StepOnly && strings.TrimSpace(a.Reason) == "" {
 			return probe.Failf("the snapshot reports %s unavailable (available false) without a reason: it must give the reason its prerequisite is unmet", a.ID).
-				With(probe.SnapshotEvidence("snapshot before the call", res.Before.Snap))
+				With(report.SnapshotEvidence("snapshot before the call", res.Before.Snap))
 		}
 	}
 	if a, ok := res.Before.Snap.Action(res.Call.ID); ok && strings.TrimSpace(a.Reason) != "" && strings.TrimSpace(a.Reason) != reason {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", res.Call.Describe, reason, a.Reason).
-			With(probe.ReceiptEvidence("receipt", res.Receipt))
+			With(report.ReceiptEvidence("receipt", res.Receipt))
 	}
 	return probe.Pass()
 }
@@ -307,7 +307,7 @@ func ValidationBeforeConfirmation(p *probe.Probe) probe.Outcome {
 		}
 		if len(res.Confirmations) > 0 {
 			return probe.Failf("%s: the runtime asked for confirmation before rejecting the arguments", call.Describe).
-				With(probe.ReceiptEvidence("receipt", res.Receipt), probe.ConfirmationEvidence(res.Confirmations))
+				With(report.ReceiptEvidence("receipt", res.Receipt), report.ConfirmationEvidence(res.Confirmations))
 		}
 		if o := probe.ExpectRefused(res, rf.Code); o.Verdict != report.Pass {
 			return o
@@ -339,12 +339,12 @@ func NoEffectBeforeDispatch(p *probe.Probe) probe.Outcome {
 		}
 		if !res.Receipt.Result.OK && res.Receipt.Result.Error.Started != receipt.StartedNo {
 			return probe.Failf("%s failed with %s before stage 6, but reports started %q, want %q", res.Call.Describe, res.Receipt.Code(), res.Receipt.Result.Error.Started, receipt.StartedNo).
-				With(probe.ReceiptEvidence("receipt", res.Receipt))
+				With(report.ReceiptEvidence("receipt", res.Receipt))
 		}
 		if len(res.Changes) > 0 {
-			return probe.Failf("%s ended with %s, but the page changed: %s", res.Call.Describe, probe.OutcomeCode(res.Receipt), res.Changes[0]).
-				With(probe.ReceiptEvidence("receipt", res.Receipt), probe.TextEvidence("what changed", res.Changes...), probe.WitnessNote(res.DOMWitness),
-					probe.SnapshotEvidence("snapshot before the call", res.Before.Snap), probe.SnapshotEvidence("snapshot after the call", res.After.Snap))
+			return probe.Failf("%s ended with %s, but the page changed: %s", res.Call.Describe, report.OutcomeCode(res.Receipt), res.Changes[0]).
+				With(report.ReceiptEvidence("receipt", res.Receipt), report.TextEvidence("what changed", res.Changes...), probe.WitnessNote(res.DOMWitness),
+					report.SnapshotEvidence("snapshot before the call", res.Before.Snap), report.SnapshotEvidence("snapshot after the call", res.After.Snap))
 		}
 		probed = append(probed, rf.Kind)
 	}
@@ -357,7 +357,7 @@ func NoEffectBeforeDispatch(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("no refusal could be probed: " + strings.Join(skipped, "; "))
 	}
 	o := probe.Pass()
-	return o.With(probe.TextEvidence("refusals probed", probed...))
+	return o.With(report.TextEvidence("refusals probed", probed...))
 }
 
 // StageOrder makes calls that fail two gates at once, on one page
@@ -418,7 +418,7 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		return probe.NotProbed("the page declares too few kinds of action to combine two failing gates")
 	}
 	if len(combos) < 2 {
-		return probe.Pass().With(probe.TextEvidence("combinations", judged...))
+		return probe.Pass().With(report.TextEvidence("combinations", judged...))
 	}
 	pg, err := p.Open("", glasstest.Deny())
 	if err != nil {
@@ -430,11 +430,11 @@ func StageOrder(p *probe.Probe) probe.Outcome {
 		}
 		r := pg.Do(c.id, c.args, c.opts...)
 		if r.Code() != c.want {
-			return probe.Failf("%s: want %s (the earlier stage), %s", c.what, c.want, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+			return probe.Failf("%s: want %s (the earlier stage), %s", c.what, c.want, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 		}
 		judged = append(judged, c.what+" → "+string(c.want))
 	}
-	return probe.Pass().With(probe.TextEvidence("combinations", judged...))
+	return probe.Pass().With(report.TextEvidence("combinations", judged...))
 }
 
 // CurrentModel: after a call that removed a declared action, calling
@@ -469,7 +469,7 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 		return probe.Broken(err)
 	}
 	if first := pg.Do(remover.Action.ID, remover.Args); !first.Result.OK {
-		return probe.NotProbed(fmt.Sprintf("%s did not succeed a second time on a fresh page (%s)", remover.Action.ID, probe.Got(first)))
+		return probe.NotProbed(fmt.Sprintf("%s did not succeed a second time on a fresh page (%s)", remover.Action.ID, report.Got(first)))
 	}
 	var args any = map[string]any{}
 	if gone == remover.Action.ID {
@@ -488,9 +488,9 @@ func CurrentModel(p *probe.Probe) probe.Outcome {
 	}
 	if r.Code() != receipt.CodeActionNotFound || r.FailurePhase() != receipt.PhaseTargetResolution {
 		return probe.Failf("%s removed the action %s, but calling %s next on the same page (with no snapshot read between the two calls): want ACTION_NOT_FOUND at phase target_resolution, %s",
-			remover.Action.ID, gone, gone, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+			remover.Action.ID, gone, gone, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass().With(probe.TextEvidence("probed", fmt.Sprintf("a snapshot, then %s (removes %s), then %s with no snapshot between → ACTION_NOT_FOUND", remover.Action.ID, gone, gone)))
+	return probe.Pass().With(report.TextEvidence("probed", fmt.Sprintf("a snapshot, then %s (removes %s), then %s with no snapshot between → ACTION_NOT_FOUND", remover.Action.ID, gone, gone)))
 }
 
 // RefusalCheck is the check of a rule that one refusal must hold: the
@@ -525,7 +525,7 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 	res, o, ok := p.Refuse(refusal.JSLiteralRefusal)
 	if !ok {
 		if o.Verdict == report.NotProbed {
-			return first.With(probe.TextEvidence("not probed", refusal.RefJSLiteral+": "+o.Message))
+			return first.With(report.TextEvidence("not probed", refusal.RefJSLiteral+": "+o.Message))
 		}
 		return o
 	}
@@ -544,9 +544,9 @@ func MalformedJSON(p *probe.Probe) probe.Outcome {
 	case o.Verdict != report.NotProbed:
 		return o
 	default:
-		return probe.Pass().With(probe.TextEvidence("refused", refused...), probe.TextEvidence("not probed", refusal.RefNearJSON+": "+o.Message))
+		return probe.Pass().With(report.TextEvidence("refused", refused...), report.TextEvidence("not probed", refusal.RefNearJSON+": "+o.Message))
 	}
-	return probe.Pass().With(probe.TextEvidence("refused", refused...))
+	return probe.Pass().With(report.TextEvidence("refused", refused...))
 }
 
 // emptyArgs calls, over the bridge, available actions with argsJSON "",
@@ -607,7 +607,7 @@ func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
 			c := x.r.Code()
 			if i == 0 && (c == receipt.CodeInvalidArgs || c == receipt.CodeInvalidParams) {
 				f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require nothing: it failed %s", id, shown, c).
-					With(probe.ReceiptEvidence("receipt", x.r))
+					With(report.ReceiptEvidence("receipt", x.r))
 				return &f, "", ""
 			}
 			if i == 1 {
@@ -618,13 +618,13 @@ func emptyArgs(p *probe.Probe) (o *probe.Outcome, what, why string) {
 				var pr string
 				switch {
 				case c != receipt.CodeInvalidParams:
-					pr = "want INVALID_PARAMS, " + probe.Got(x.r)
+					pr = "want INVALID_PARAMS, " + report.Got(x.r)
 				case !slices.Contains(want, x.r.Result.Error.Path):
 					pr = fmt.Sprintf("INVALID_PARAMS names the path %q, want the object's, \"/\", or a missing member's, %s", x.r.Result.Error.Path, strings.Join(want[1:], ", "))
 				}
 				if pr != "" {
 					f := probe.Failf("call of %s with argsJSON %s, which means {} (§6.1), and its params require %s: %s", id, shown, strings.Join(required[id], ", "), pr).
-						With(probe.ReceiptEvidence("receipt", x.r))
+						With(report.ReceiptEvidence("receipt", x.r))
 					return &f, "", ""
 				}
 			}

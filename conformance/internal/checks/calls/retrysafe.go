@@ -7,6 +7,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -105,12 +106,12 @@ func retrySafeOnlyIdempotent(p *probe.Probe) (o *probe.Outcome, why string) {
 	for _, x := range v.([]answer) {
 		if x.retry != "safe" && x.r.RecoveryStrategy == receipt.RecoveryRetrySafe {
 			f := probe.Failf("%s, called with options.retry %s and arguments that fail before it starts: %s carries recoveryStrategy retry_safe, as it did with \"safe\", but only \"safe\" selects the safe-retry policy (CONTRACT.md §6.1: any other value selects none)",
-				x.id, judge.JSONText(x.retry), x.r.Code()).With(probe.ReceiptEvidence("receipt", x.r))
+				x.id, judge.JSONText(x.retry), x.r.Code()).With(report.ReceiptEvidence("receipt", x.r))
 			return &f, ""
 		}
 		if x.r.RecoveryStrategy == receipt.RecoveryRetrySafe && !idem[x.id] {
 			f := probe.Failf("%s, called with options.retry \"safe\" and arguments that fail before it starts: %s carries recoveryStrategy retry_safe, but the snapshot does not mark %s idempotent (it marks %d actions x-idempotent): retry_safe is only for an action the page declares idempotent",
-				x.id, x.r.Code(), x.id, len(idem)).With(probe.ReceiptEvidence("receipt", x.r))
+				x.id, x.r.Code(), x.id, len(idem)).With(report.ReceiptEvidence("receipt", x.r))
 			return &f, ""
 		}
 	}
@@ -167,7 +168,7 @@ func retrySafeUnknownID(p *probe.Probe) *probe.Outcome {
 	r, _ := v.(*receipt.Receipt)
 	if r != nil && r.Code() == receipt.CodeActionNotFound && r.RecoveryStrategy != receipt.RecoveryNone {
 		f := probe.Failf("a call of the undeclared id %q with options.retry \"safe\" failed ACTION_NOT_FOUND with recoveryStrategy %q: want none, since the policy gives retry_safe only to a failure of an action the page declares idempotent (CONTRACT.md §2.10)", unknownRetryID, r.RecoveryStrategy).
-			With(probe.ReceiptEvidence("receipt", r))
+			With(report.ReceiptEvidence("receipt", r))
 		return &f
 	}
 	return nil

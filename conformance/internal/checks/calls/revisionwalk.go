@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 )
 
@@ -42,7 +43,7 @@ func revisionWalk(p *probe.Probe) (*probe.Outcome, int) {
 		if err != nil {
 			break // the page went away: what was walked stands
 		}
-		step := fmt.Sprintf("%s (%s): revision %d → %d", pl.Action.ID, probe.OutcomeCode(r), prev.Revision, snap.Revision)
+		step := fmt.Sprintf("%s (%s): revision %d → %d", pl.Action.ID, report.OutcomeCode(r), prev.Revision, snap.Revision)
 		walked = append(walked, step)
 		if snap.Page != prev.Page {
 			prev = snap
@@ -53,11 +54,11 @@ func revisionWalk(p *probe.Probe) (*probe.Outcome, int) {
 		switch {
 		case snap.Revision < prev.Revision:
 			o := probe.Failf("on one page, after %d calls, %s: the revision went down", len(walked), step).
-				With(probe.TextEvidence("calls on the page, in order", walked...), probe.ReceiptEvidence("receipt", r))
+				With(report.TextEvidence("calls on the page, in order", walked...), report.ReceiptEvidence("receipt", r))
 			return &o, changes
 		case changed && snap.Revision <= prev.Revision:
 			o := probe.Failf("on one page, after %d calls, %s: the page model changed (%s), but the revision did not grow", len(walked), step, d[0]).
-				With(probe.TextEvidence("calls on the page, in order", walked...), probe.ReceiptEvidence("receipt", r))
+				With(report.TextEvidence("calls on the page, in order", walked...), report.ReceiptEvidence("receipt", r))
 			return &o, changes
 		}
 		if changed {

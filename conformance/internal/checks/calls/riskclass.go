@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -65,11 +66,11 @@ func everyRiskClass(p *probe.Probe, done map[string]bool) (*probe.Outcome, []str
 		switch need := probe.NeedsConfirmation(a); {
 		case need && asked != 1:
 			o := probe.Failf("%s (%s): the action is %s (confirm %t) and the runtime asked for confirmation %d times, want once", a.ID, class, a.Risk, a.Confirm, asked).
-				With(probe.ReceiptEvidence("receipt", c.r), probe.ConfirmationEvidence(c.asked))
+				With(report.ReceiptEvidence("receipt", c.r), report.ConfirmationEvidence(c.asked))
 			return &o, nil
 		case !need && asked != 0:
 			o := probe.Failf("%s (%s): the action is %s and declares no confirmation, but the runtime asked %d times", a.ID, class, a.Risk, asked).
-				With(probe.ReceiptEvidence("receipt", c.r), probe.ConfirmationEvidence(c.asked))
+				With(report.ReceiptEvidence("receipt", c.r), report.ConfirmationEvidence(c.asked))
 			return &o, nil
 		}
 		judged = append(judged, fmt.Sprintf("%s (%s): asked %d time(s)", a.ID, class, asked))

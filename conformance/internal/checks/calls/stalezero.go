@@ -5,6 +5,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -46,7 +47,7 @@ func staleZero(p *probe.Probe) (probe.Outcome, string) {
 		return probe.Broken(err), ""
 	}
 	if first := pg.Do(mover.Action.ID, mover.Args); !first.Result.OK {
-		return probe.Pass(), fmt.Sprintf("expectedRevision 0 once the page moved past it: %s did not succeed again on a fresh page (%s)", mover.Action.ID, probe.Got(first))
+		return probe.Pass(), fmt.Sprintf("expectedRevision 0 once the page moved past it: %s did not succeed again on a fresh page (%s)", mover.Action.ID, report.Got(first))
 	}
 	snap, err := pg.Snapshot()
 	if err != nil {
@@ -60,9 +61,9 @@ func staleZero(p *probe.Probe) (probe.Outcome, string) {
 	if err != nil {
 		return probe.Pass(), what + ": " + probe.FirstLine(err.Error())
 	}
-	ev := probe.ReceiptEvidence("receipt", r)
+	ev := report.ReceiptEvidence("receipt", r)
 	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
-		return probe.Failf("%s: want STALE_REVISION at phase preflight (0 is a revision like any other, and the page is past it), %s", what, probe.Got(r)).With(ev), ""
+		return probe.Failf("%s: want STALE_REVISION at phase preflight (0 is a revision like any other, and the page is past it), %s", what, report.Got(r)).With(ev), ""
 	}
 	if pr := staleFieldsProblem(r, 0, snap.Revision); pr != "" {
 		return probe.Failf("%s: %s", what, pr).With(ev), ""

@@ -12,6 +12,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -226,19 +227,19 @@ func echoBounds(p *probe.Probe) (*probe.Outcome, []string, error) {
 			if s, ok := v.(string); ok {
 				// The whole result was replaced by one marker.
 				if !regexp.MustCompile(`\d`).MatchString(s) {
-					o := probe.Failf("%s: data is the marker %q, which does not say how much was left out", what, s).With(probe.ReceiptEvidence("receipt", r))
+					o := probe.Failf("%s: data is the marker %q, which does not say how much was left out", what, s).With(report.ReceiptEvidence("receipt", r))
 					return &o, judged, nil
 				}
 				judged = append(judged, fmt.Sprintf("%s → the marker %q", c.Action.ID, s))
 				continue
 			}
 			if pr := dataProblem(v, 0, ""); pr != "" {
-				o := probe.Failf("%s: data %s", what, pr).With(probe.ReceiptEvidence("receipt", r))
+				o := probe.Failf("%s: data %s", what, pr).With(report.ReceiptEvidence("receipt", r))
 				return &o, judged, nil
 			}
 			if m, ok := v.(map[string]any); ok && !huge {
 				if pr := echoMarkersProblem(m); pr != "" {
-					o := probe.Failf("%s: data %s", what, pr).With(probe.ReceiptEvidence("receipt", r))
+					o := probe.Failf("%s: data %s", what, pr).With(report.ReceiptEvidence("receipt", r))
 					return &o, judged, nil
 				}
 			}
@@ -332,7 +333,7 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 			listers = append(listers, lister{action: e.Action, args: args, secret: e.Secret})
 		}
 		if pr := dataProblem(v, 0, ""); pr != "" {
-			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			res := probe.Failf("%s: data %s", e.Action.ID, pr).With(report.ReceiptEvidence("receipt", e.Receipt))
 			o = &res
 			return false
 		}
@@ -365,11 +366,11 @@ func DataBounded(p *probe.Probe) probe.Outcome {
 			return *og
 		}
 		if len(grown) > 0 {
-			return probe.Pass().With(probe.TextEvidence("data of lists grown past the bound", grown...))
+			return probe.Pass().With(report.TextEvidence("data of lists grown past the bound", grown...))
 		}
 	}
 	if len(echoed) > 0 {
-		return probe.Pass().With(probe.TextEvidence("data of known size, from actions that return their arguments", echoed...))
+		return probe.Pass().With(report.TextEvidence("data of known size, from actions that return their arguments", echoed...))
 	}
 	return probe.Pass()
 }

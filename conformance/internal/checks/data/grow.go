@@ -8,6 +8,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -160,7 +161,7 @@ func growAndRead(p *probe.Probe, listers []lister) (*probe.Outcome, []string, er
 		}
 		what := fmt.Sprintf("%s with %s, once %d calls of %s made the page hold %d records", l.action.ID, judge.JSONText(args), calls, grower.Action.ID, held)
 		if pr := dataProblem(v, 0, ""); pr != "" {
-			o := probe.Failf("%s: data %s", what, pr).With(probe.ReceiptEvidence("receipt", r))
+			o := probe.Failf("%s: data %s", what, pr).With(report.ReceiptEvidence("receipt", r))
 			return &o, nil, nil
 		}
 		if reachedBound(v) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -118,11 +119,11 @@ func LowWarning(p *probe.Probe) probe.Outcome {
 			continue
 		}
 		if pr := lowWarningProblem(r, how); pr != "" {
-			return probe.Failf("%s: %s", e.Action.ID, pr).With(probe.ReceiptEvidence("receipt", r), probe.ReceiptEvidence("receipt of the exercise's call, which "+changedWord(e.Receipt), e.Receipt))
+			return probe.Failf("%s: %s", e.Action.ID, pr).With(report.ReceiptEvidence("receipt", r), report.ReceiptEvidence("receipt of the exercise's call, which "+changedWord(e.Receipt), e.Receipt))
 		}
 		judged = append(judged, fmt.Sprintf("%s: a call that changed something and one that changed nothing", e.Action.ID))
 	}
-	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	return probe.Pass().With(report.TextEvidence("calls judged", judged...))
 }
 
 func lowWarningProblem(r *receipt.Receipt, how string) string {
@@ -160,7 +161,7 @@ func lowInOtherState(p *probe.Probe, e *probe.Exercised) (*receipt.Receipt, stri
 		defer pg.Close()
 		how := "called twice in a row on one page; the second call"
 		if first := pg.Do(e.Action.ID, e.Args); !first.Result.OK {
-			return nil, how + " was not made: the first " + probe.Got(first), nil
+			return nil, how + " was not made: the first " + report.Got(first), nil
 		}
 		if r := pg.Do(e.Action.ID, e.Args); r.Result.OK && !observed(r) {
 			return r, how, nil

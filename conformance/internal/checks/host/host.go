@@ -67,15 +67,15 @@ func judgeHostFailures(p *probe.Probe, fs []hostFailure) probe.Outcome {
 		want := fmt.Sprintf("want %s at phase %s with started %s", f.code, f.code.Phase(), f.code.Started())
 		switch {
 		case r.Code() != f.code || r.FailurePhase() != f.code.Phase():
-			return probe.Failf("%s: %s, the host reported %s", f.what, want, probe.Got(r)).With(probe.ReceiptEvidence("host receipt", r), probe.TextEvidence("what was judged", hostFixturesNote))
+			return probe.Failf("%s: %s, the host reported %s", f.what, want, report.Got(r)).With(report.ReceiptEvidence("host receipt", r), report.TextEvidence("what was judged", hostFixturesNote))
 		case r.Result.Error.Started != f.code.Started():
-			return probe.Failf("%s: %s, the host reported started %q", f.what, want, r.Result.Error.Started).With(probe.ReceiptEvidence("host receipt", r))
+			return probe.Failf("%s: %s, the host reported started %q", f.what, want, r.Result.Error.Started).With(report.ReceiptEvidence("host receipt", r))
 		case took > timeout+hostSlack:
-			return probe.Failf("%s: the host answered after %s, past the call's bound of %s", f.what, took.Round(time.Millisecond), timeout).With(probe.ReceiptEvidence("host receipt", r))
+			return probe.Failf("%s: the host answered after %s, past the call's bound of %s", f.what, took.Round(time.Millisecond), timeout).With(report.ReceiptEvidence("host receipt", r))
 		}
 		judged = append(judged, fmt.Sprintf("%s (%s) → %s", f.what, f.page, f.code))
 	}
-	return probe.Pass().With(probe.TextEvidence("fixtures judged", judged...), probe.TextEvidence("what was judged", hostFixturesNote))
+	return probe.Pass().With(report.TextEvidence("fixtures judged", judged...), report.TextEvidence("what was judged", hostFixturesNote))
 }
 
 // hostSlack is what a host call may take past its bound on a loaded
@@ -162,7 +162,7 @@ func TicketBinding(p *probe.Probe) probe.Outcome {
 		before := len(g.Confirmations())
 		r := g.Do("wipe", nil)
 		asked := g.Confirmations()[before:]
-		ev := []report.Evidence{probe.ConfirmationEvidence(asked), probe.TextEvidence("what was judged", hostFixturesNote)}
+		ev := []report.Evidence{report.ConfirmationEvidence(asked), report.TextEvidence("what was judged", hostFixturesNote)}
 		if len(asked) != 4 {
 			return probe.Failf("the fixture asked the host 4 times, the host recorded %d requests", len(asked)).With(ev...)
 		}
@@ -181,10 +181,10 @@ func TicketBinding(p *probe.Probe) probe.Outcome {
 		}
 		if err := g.VerifyConfirmations(r); err == nil || !strings.Contains(err.Error(), "tk_selfmade") {
 			return probe.Failf("the runtime claimed an approval with a ticket of its own, and the host's VerifyConfirmations did not catch it").
-				With(probe.ReceiptEvidence("receipt", r), probe.TextEvidence("VerifyConfirmations", fmt.Sprint(err)))
+				With(report.ReceiptEvidence("receipt", r), report.TextEvidence("VerifyConfirmations", fmt.Sprint(err)))
 		}
 	}
-	return probe.Pass().With(probe.TextEvidence("what was judged", hostFixturesNote))
+	return probe.Pass().With(report.TextEvidence("what was judged", hostFixturesNote))
 }
 
 // hostSeen is what the fixture page's first script saw of glassHost.
@@ -222,7 +222,7 @@ func ChannelsFirst(p *probe.Probe) probe.Outcome {
 		if err := json.Unmarshal([]byte(text), &seen); err != nil || seen == nil {
 			return probe.Broken(errors.New("the fixture page did not record what it saw of glassHost"))
 		}
-		ev := []report.Evidence{probe.TextEvidence("glassHost as the page's first script saw it", text), probe.TextEvidence("what was judged", hostFixturesNote)}
+		ev := []report.Evidence{report.TextEvidence("glassHost as the page's first script saw it", text), report.TextEvidence("what was judged", hostFixturesNote)}
 		switch {
 		case !seen.Present:
 			return probe.Failf("the page's first script found no globalThis.glassHost: the host installed its channels after page scripts ran").With(ev...)
@@ -241,7 +241,7 @@ func ChannelsFirst(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, map[bool]string{true: "with a confirmation channel", false: "without one"}[withChannel])
 	}
-	return probe.Pass().With(probe.TextEvidence("host configurations judged", judged...), probe.TextEvidence("what was judged", hostFixturesNote))
+	return probe.Pass().With(report.TextEvidence("host configurations judged", judged...), report.TextEvidence("what was judged", hostFixturesNote))
 }
 
 // FoldedRows calls a per-row action of the page under test the way
@@ -281,7 +281,7 @@ func FoldedRows(p *probe.Probe) probe.Outcome {
 	}
 	if r.Result.Action.ID != row.ID {
 		return probe.Failf("the folded call %s with record %q ran %q, want the declared action %s", row.Tool, row.Record, r.Result.Action.ID, row.ID).
-			With(probe.ReceiptEvidence("receipt", r))
+			With(report.ReceiptEvidence("receipt", r))
 	}
 	// A row action whose params require a member or forbid undeclared
 	// ones, called folded with arguments its params accept, must get them
@@ -299,10 +299,10 @@ func FoldedRows(p *probe.Probe) probe.Outcome {
 				return probe.Broken(err)
 			case r.Result.Action.ID != withArgs.ID:
 				return probe.Failf("the folded call %s %s ran %q, want the declared action %s", withArgs.Tool, b, r.Result.Action.ID, withArgs.ID).
-					With(probe.ReceiptEvidence("receipt", r))
+					With(report.ReceiptEvidence("receipt", r))
 			case r.Code() == receipt.CodeInvalidParams || r.Code() == receipt.CodeInvalidArgs:
 				return probe.Failf("the folded call %s %s failed %s: the host did not pass the arguments other than record on unchanged to %s, whose params accept them", withArgs.Tool, b, r.Code(), withArgs.ID).
-					With(probe.ReceiptEvidence("receipt", r))
+					With(report.ReceiptEvidence("receipt", r))
 			}
 			judged = append(judged, fmt.Sprintf("%s %s → %s, its arguments accepted", withArgs.Tool, b, withArgs.ID))
 		}
@@ -330,10 +330,10 @@ func FoldedRows(p *probe.Probe) probe.Outcome {
 			continue
 		}
 		return probe.Failf("the folded call %s with record %q and an extra argument ended %s, the declared call %s with the same argument %s: the host did not pass the other arguments on unchanged",
-			row.Tool, row.Record, probe.Got(folded), row.ID, probe.Got(direct)).With(probe.ReceiptEvidence("folded call", folded), probe.ReceiptEvidence("declared call", direct))
+			row.Tool, row.Record, report.Got(folded), row.ID, report.Got(direct)).With(report.ReceiptEvidence("folded call", folded), report.ReceiptEvidence("declared call", direct))
 	}
 	judged = append(judged, fmt.Sprintf("%s {record: %q, glassProbe: [1, \"two\"]} ended as %s with it", row.Tool, row.Record, row.ID))
-	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
+	return probe.Pass().With(report.TextEvidence("folded calls", judged...))
 }
 
 // beforeDispatch is how r ended before its action was dispatched: its

@@ -10,6 +10,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/internal/args"
 	"github.com/glassworks/glass/receipt"
@@ -78,9 +79,9 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 			pg.Close()
 			what := fmt.Sprintf("approved call of %s with %s, each at an inclusive bound its params declare", a.ID, strings.Join(set, ", "))
 			if r.Code() == receipt.CodeInvalidParams {
-				return probe.Failf("%s: it failed INVALID_PARAMS (%s), but the schema accepts these arguments", what, r.Result.Error.Path).With(probe.ReceiptEvidence("receipt", r))
+				return probe.Failf("%s: it failed INVALID_PARAMS (%s), but the schema accepts these arguments", what, r.Result.Error.Path).With(report.ReceiptEvidence("receipt", r))
 			}
-			judged = append(judged, what+" → "+probe.OutcomeCode(r))
+			judged = append(judged, what+" → "+report.OutcomeCode(r))
 		}
 		if len(covered) == 5 {
 			break
@@ -89,7 +90,7 @@ func AtTheBounds(p *probe.Probe) probe.Outcome {
 	if len(judged) == 0 {
 		return probe.NotProbed("no available action bounds a number (minimum, maximum) or declares a string parameter (its length bounds, minLength 0 by default) that the probe can fill")
 	}
-	return probe.Pass().With(probe.TextEvidence("arguments at their bounds", judged...))
+	return probe.Pass().With(report.TextEvidence("arguments at their bounds", judged...))
 }
 
 // atBound is prop's value at its upper (maximum, maxLength) or lower

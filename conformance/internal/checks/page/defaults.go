@@ -9,6 +9,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -49,7 +50,7 @@ func passedOverDefaults(p *probe.Probe, a receipt.ActionInfo, s *params.Schema, 
 	for _, k := range slices.Sorted(maps.Keys(passed)) {
 		if got, ok := data[k]; !ok || !reflect.DeepEqual(judge.Plain(passed[k]), got) {
 			o := probe.Failf("%s: called with %q set to %s, whose params declare the default %s, and the handler received %s: a default fills only a member the caller left out", a.ID, k, judge.JSONText(passed[k]), judge.JSONText(defaults[k]), judge.JSONText(got)).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 			return &o
 		}
 	}

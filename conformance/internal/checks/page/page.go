@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -66,7 +67,7 @@ func SnapshotValid(p *probe.Probe) probe.Outcome {
 		return *o
 	}
 	if n == 0 {
-		return probe.Pass().With(probe.TextEvidence("not judged", "no call of the exercise moved the page to a later revision, so no snapshot was compared with a receipt"))
+		return probe.Pass().With(report.TextEvidence("not judged", "no call of the exercise moved the page to a later revision, so no snapshot was compared with a receipt"))
 	}
 	return probe.Pass()
 }
@@ -85,7 +86,7 @@ func Kinds(p *probe.Probe) probe.Outcome {
 		case receipt.KindElement, receipt.KindFunction, receipt.KindFlow, receipt.KindHandoff:
 		default:
 			return probe.Failf("the snapshot gives %s the kind %q, want element, function, flow or handoff", a.ID, a.Kind).
-				With(probe.SnapshotEvidence("snapshot", p.Base()))
+				With(report.SnapshotEvidence("snapshot", p.Base()))
 		}
 	}
 	type gate struct {
@@ -128,11 +129,11 @@ func Kinds(p *probe.Probe) probe.Outcome {
 		}
 		r := pg.Do(g.id, g.args)
 		if r.Code() != g.want || g.want == receipt.CodeInvalidParams && r.FailurePhase() != receipt.PhasePreflight {
-			return probe.Failf("%s: want %s, %s", g.what, g.want, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+			return probe.Failf("%s: want %s, %s", g.what, g.want, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 		}
 		judged = append(judged, g.what)
 	}
-	return probe.Pass().With(probe.TextEvidence("gates judged", judged...))
+	return probe.Pass().With(report.TextEvidence("gates judged", judged...))
 }
 
 // kindCandidates are the available actions an agent may call, hand-offs
@@ -173,9 +174,9 @@ func Global(p *probe.Probe) probe.Outcome {
 		return probe.Failf("%s", pr)
 	}
 	if why != "" {
-		return probe.Pass().With(probe.TextEvidence("globals not judged", why))
+		return probe.Pass().With(report.TextEvidence("globals not judged", why))
 	}
-	return probe.Pass().With(probe.TextEvidence("globals the runtime's script installs after glassRuntime", "none ("+src+")"))
+	return probe.Pass().With(report.TextEvidence("globals the runtime's script installs after glassRuntime", "none ("+src+")"))
 }
 
 const limitedSnapshotScript = `async (limit) => {
@@ -214,7 +215,7 @@ func SnapshotBounded(p *probe.Probe) probe.Outcome {
 	if err != nil {
 		return probe.Failf("snapshot({limit: 2}) is not a snapshot: %v", err)
 	}
-	ev := probe.SnapshotEvidence("snapshot({limit: 2})", s)
+	ev := report.SnapshotEvidence("snapshot({limit: 2})", s)
 	total, actions := full.Records.Total, len(full.Actions.Items)+full.Actions.Omitted
 	switch {
 	case len(s.Records.Items) > 2:

@@ -9,6 +9,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 )
 
@@ -46,11 +47,11 @@ func NotPlaceholders(p *probe.Probe) probe.Outcome {
 	r := pg.Do(c.Action.ID, args)
 	what := fmt.Sprintf("call of %s with %s (each object like a placeholder, not one), the host passing a value for %q", c.Action.ID, judge.JSONText(looks), params.SensitiveRef)
 	if !r.Result.OK {
-		return probe.Failf("%s: want success, %s: only an object with exactly one member, \"$sensitive\", whose value is a string, is a placeholder", what, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+		return probe.Failf("%s: want success, %s: only an object with exactly one member, \"$sensitive\", whose value is a string, is a placeholder", what, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 	}
 	var data map[string]any
 	if json.Unmarshal(r.Result.Data, &data) != nil || !reflect.DeepEqual(data[notPlaceholder], looks) {
-		return probe.Failf("%s: the data returns %s for %q, want the objects unchanged: only an object with exactly one member, \"$sensitive\", whose value is a string, is a placeholder", what, judge.JSONText(data[notPlaceholder]), notPlaceholder).With(probe.ReceiptEvidence("receipt", r))
+		return probe.Failf("%s: the data returns %s for %q, want the objects unchanged: only an object with exactly one member, \"$sensitive\", whose value is a string, is a placeholder", what, judge.JSONText(data[notPlaceholder]), notPlaceholder).With(report.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass().With(probe.TextEvidence("objects like a placeholder that are not one", what+" → returned unchanged"))
+	return probe.Pass().With(report.TextEvidence("objects like a placeholder that are not one", what+" → returned unchanged"))
 }

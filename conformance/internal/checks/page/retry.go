@@ -2,6 +2,7 @@ package page
 
 import (
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -27,8 +28,8 @@ func stepsRunOnce(action string, r *receipt.Receipt, before, after map[string]fl
 			continue
 		}
 		if n := after[id] - before[id]; n > listed {
-			o := probe.Failf("one call of %s (%s) ran the handler of its step %s %v times, but its step ledger lists that step run %v time(s): the runtime ran the step again on its own", action, probe.OutcomeCode(r), id, n, listed).
-				With(probe.ReceiptEvidence("receipt", r))
+			o := probe.Failf("one call of %s (%s) ran the handler of its step %s %v times, but its step ledger lists that step run %v time(s): the runtime ran the step again on its own", action, report.OutcomeCode(r), id, n, listed).
+				With(report.ReceiptEvidence("receipt", r))
 			return &o
 		}
 	}

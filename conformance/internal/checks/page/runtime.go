@@ -107,7 +107,7 @@ func Ready(p *probe.Probe) probe.Outcome {
 		}
 		<-tick.C
 	}
-	ev := probe.TextEvidence("how ready() was probed", "called the moment the runtime installed globalThis.glassRuntime, before the page's own scripts declared anything")
+	ev := report.TextEvidence("how ready() was probed", "called the moment the runtime installed globalThis.glassRuntime, before the page's own scripts declared anything")
 	switch {
 	case seen.Error != "":
 		return probe.Failf("%s", seen.Error).With(ev)
@@ -133,9 +133,9 @@ func Ready(p *probe.Probe) probe.Outcome {
 		return probe.Failf("ready() on the loaded page gave %v, want a promise of true", v)
 	}
 	if !seen.Hooked {
-		return probe.Pass().With(probe.TextEvidence("not judged", "the runtime did not install its global with Object.defineProperty, so ready() was not called before the page declared its model"))
+		return probe.Pass().With(report.TextEvidence("not judged", "the runtime did not install its global with Object.defineProperty, so ready() was not called before the page declared its model"))
 	}
-	return probe.Pass().With(ev, probe.TextEvidence("actions listed when ready() resolved", fmt.Sprint(seen.Actions)))
+	return probe.Pass().With(ev, report.TextEvidence("actions listed when ready() resolved", fmt.Sprint(seen.Actions)))
 }
 
 // noThrowScript calls execute and resume directly, with inputs for which
@@ -247,10 +247,10 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		r, err := receipt.Decode([]byte(a.Text))
 		if err != nil {
 			return probe.Failf("%s: the runtime's answer does not decode as a receipt: %s", a.What, report.Clip(err.Error(), 300)).
-				With(probe.TextEvidence("answer", report.Clip(a.Text, 2000)))
+				With(report.TextEvidence("answer", report.Clip(a.Text, 2000)))
 		}
 		if _, isString := calls[i].ID.(string); calls[i].Method == "execute" && !isString && r.Code() != receipt.CodeActionNotFound {
-			return probe.Failf("%s: an id that is not a string names no declared action: want ACTION_NOT_FOUND, %s", a.What, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+			return probe.Failf("%s: an id that is not a string names no declared action: want ACTION_NOT_FOUND, %s", a.What, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 		}
 		code := a.Code
 		if code == "" {
@@ -258,7 +258,7 @@ func NoThrow(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, a.What+" → "+code)
 	}
-	return probe.Pass().With(probe.TextEvidence("calls made on the runtime's global", judged...))
+	return probe.Pass().With(report.TextEvidence("calls made on the runtime's global", judged...))
 }
 
 // FidelityAssigned: every element action the page declares carries a
@@ -387,9 +387,9 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 			}
 		}
 		if judged, pr := judge(e); pr != "" {
-			return probe.Failf("%s: %s", id, pr).With(probe.ReceiptEvidence("receipt", e.Receipt))
+			return probe.Failf("%s: %s", id, pr).With(report.ReceiptEvidence("receipt", e.Receipt))
 		} else if !judged {
-			notCalled = append(notCalled, fmt.Sprintf("%s: %s", id, probe.Got(e.Receipt)))
+			notCalled = append(notCalled, fmt.Sprintf("%s: %s", id, report.Got(e.Receipt)))
 		}
 	}
 	anyResolved := false
@@ -398,20 +398,20 @@ func FidelityAssigned(p *probe.Probe) probe.Outcome {
 	}
 	if len(pending) > 0 && !anyResolved {
 		return probe.NotProbed("no call of an element action whose target is not in the page at load succeeded, so the fidelity assigned when its target first resolves was not seen").
-			With(probe.TextEvidence("without a fidelity yet", pending...), probe.TextEvidence("not called", notCalled...))
+			With(report.TextEvidence("without a fidelity yet", pending...), report.TextEvidence("not called", notCalled...))
 	}
 	if len(assigned) == 0 && len(called) == 0 {
 		return probe.NotProbed("the page declares no element action")
 	}
-	res := probe.Pass().With(probe.TextEvidence("element actions with a fidelity from the first snapshot", fmt.Sprint(len(assigned))))
+	res := probe.Pass().With(report.TextEvidence("element actions with a fidelity from the first snapshot", fmt.Sprint(len(assigned))))
 	if len(pending) > 0 {
-		res = res.With(probe.TextEvidence("without a fidelity yet (their targets are not in the page at load)", pending...))
+		res = res.With(report.TextEvidence("without a fidelity yet (their targets are not in the page at load)", pending...))
 	}
 	if len(called) > 0 {
-		res = res.With(probe.TextEvidence("fidelity after a call", called...))
+		res = res.With(report.TextEvidence("fidelity after a call", called...))
 	}
 	if len(notCalled) > 0 {
-		res = res.With(probe.TextEvidence("not called", notCalled...))
+		res = res.With(report.TextEvidence("not called", notCalled...))
 	}
 	return res
 }
@@ -495,7 +495,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		if !r.Result.OK {
-			notEcho = append(notEcho, fmt.Sprintf("%s: %s", a.ID, probe.Got(r)))
+			notEcho = append(notEcho, fmt.Sprintf("%s: %s", a.ID, report.Got(r)))
 			continue
 		}
 		var data map[string]any
@@ -506,7 +506,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		for _, k := range slices.Sorted(maps.Keys(defaults)) {
 			if !reflect.DeepEqual(data[k], defaults[k]) {
 				return probe.Failf("%s: called without %q, whose params declare the default %s, and the handler received %s", a.ID, k, judge.JSONText(defaults[k]), judge.JSONText(data[k])).
-					With(probe.ReceiptEvidence("receipt", r))
+					With(report.ReceiptEvidence("receipt", r))
 			}
 		}
 		if o := passedOverDefaults(p, a, s, args, defaults, opts); o != nil {
@@ -521,7 +521,7 @@ func ArgsNormalised(p *probe.Probe) probe.Outcome {
 		}
 		return probe.NotProbed(why)
 	}
-	return probe.Pass().With(probe.TextEvidence("actions judged", judged...))
+	return probe.Pass().With(report.TextEvidence("actions judged", judged...))
 }
 
 // flowDefaults calls a flow whose params declare defaults twice, each on a
@@ -566,7 +566,7 @@ func flowDefaults(p *probe.Probe, a receipt.ActionInfo, defaults map[string]any)
 	names := slices.Sorted(maps.Keys(defaults))
 	if !rs[1].Result.OK {
 		o := probe.Failf("%s: called with %s written out as declared by default it succeeds, called without it fails (%s): the runtime must fill in the defaults before the flow's steps run",
-			a.ID, strings.Join(names, ", "), probe.Got(rs[1])).With(probe.ReceiptEvidence("with the defaults written out", rs[0]), probe.ReceiptEvidence("without them", rs[1]))
+			a.ID, strings.Join(names, ", "), report.Got(rs[1])).With(report.ReceiptEvidence("with the defaults written out", rs[0]), report.ReceiptEvidence("without them", rs[1]))
 		return &o, ""
 	}
 	return nil, a.ID + " (a flow, called with and without " + strings.Join(names, ", ") + ")"
@@ -588,7 +588,7 @@ func requestsNormalised(id string, asked []glasstest.ConfirmationRecord, default
 					shown = "show " + judge.JSONText(got)
 				}
 				o := probe.Failf("%s: called without %q, whose params declare the default %s, and the confirmation request's args %s: a request shows the normalised arguments, defaults filled in", id, k, judge.JSONText(defaults[k]), shown).
-					With(probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked))
+					With(report.ReceiptEvidence("receipt", r), report.ConfirmationEvidence(asked))
 				return &o
 			}
 		}
@@ -690,9 +690,9 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 			continue // the page does not count this action's handler
 		}
 		if n := after[c.action] - before[c.action]; n > 1 {
-			return probe.Failf("one call of %s (%s) ran its handler %v times", c.action, probe.OutcomeCode(c.r), n).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("one call of %s (%s) ran its handler %v times", c.action, report.OutcomeCode(c.r), n).With(report.ReceiptEvidence("receipt", c.r))
 		}
-		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), probe.OutcomeCode(c.r), after[c.action]-before[c.action]))
+		judged = append(judged, fmt.Sprintf("%s%s → %s, handler ran %v time(s)", c.action, scenarioNote(c.url), report.OutcomeCode(c.r), after[c.action]-before[c.action]))
 	}
 	switch {
 	case !counted:
@@ -700,7 +700,7 @@ func NoAutoRetry(p *probe.Probe) probe.Outcome {
 	case len(judged) == 0:
 		return probe.NotProbed("the page counts no handler that the probes call")
 	}
-	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	return probe.Pass().With(report.TextEvidence("calls judged", judged...))
 }
 
 func scenarioNote(url string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/params"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -244,8 +245,8 @@ func DeniedWhereMadeUnavailable(p *probe.Probe) (*probe.Outcome, string) {
 	}
 	what := fmt.Sprintf("a denied call of %s after %s made it unavailable (%q)", u.Action.ID, u.By, u.Action.Reason)
 	if u.Denied.Code() != receipt.CodePermissionDenied {
-		f := probe.Failf("%s: want PERMISSION_DENIED (stage 4's confirmation comes before stage 5 judges availability), %s", what, probe.Got(u.Denied)).
-			With(probe.ReceiptEvidence("receipt", u.Denied))
+		f := probe.Failf("%s: want PERMISSION_DENIED (stage 4's confirmation comes before stage 5 judges availability), %s", what, report.Got(u.Denied)).
+			With(report.ReceiptEvidence("receipt", u.Denied))
 		return &f, ""
 	}
 	return nil, what + " → PERMISSION_DENIED"
@@ -267,12 +268,12 @@ func UnavailableAfterCall(p *probe.Probe) probe.Outcome {
 	what := fmt.Sprintf("an approved call of %s after %s made it unavailable (%q)", u.Action.ID, u.By, u.Action.Reason)
 	r := u.Approved
 	if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution {
-		return probe.Failf("%s: want ACTION_UNAVAILABLE at phase %s, %s", what, receipt.PhaseTargetResolution, probe.Got(r)).
-			With(probe.ReceiptEvidence("receipt", r))
+		return probe.Failf("%s: want ACTION_UNAVAILABLE at phase %s, %s", what, receipt.PhaseTargetResolution, report.Got(r)).
+			With(report.ReceiptEvidence("receipt", r))
 	}
 	if got := strings.TrimSpace(r.Result.Error.Reason); got != strings.TrimSpace(u.Action.Reason) {
 		return probe.Failf("%s: error.reason is %q, but the snapshot gives the reason %q", what, got, u.Action.Reason).
-			With(probe.ReceiptEvidence("receipt", r))
+			With(report.ReceiptEvidence("receipt", r))
 	}
-	return probe.Pass().With(probe.TextEvidence("made unavailable", what+" → ACTION_UNAVAILABLE"))
+	return probe.Pass().With(report.TextEvidence("made unavailable", what+" → ACTION_UNAVAILABLE"))
 }

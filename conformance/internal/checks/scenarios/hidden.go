@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -67,7 +68,7 @@ func deniedOn(p *probe.Probe, sc manifest.Scenario, own bool) (o *probe.Outcome,
 		r := pg.Do(a.ID, args)
 		where := fmt.Sprintf("a denied call of %s on %s, where the manifest's reveal of %s leaves its target hidden", a.ID, cmp.Or(sc.URL, "the page"), sc.Action)
 		if r.Code() != receipt.CodePermissionDenied {
-			f := probe.Failf("%s: want PERMISSION_DENIED (stage 4's confirmation comes before stage 5 makes the target usable), %s", where, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r))
+			f := probe.Failf("%s: want PERMISSION_DENIED (stage 4's confirmation comes before stage 5 makes the target usable), %s", where, report.Got(r)).With(report.ReceiptEvidence("receipt", r))
 			return &f, "", true
 		}
 		return nil, where + " → PERMISSION_DENIED", true

@@ -36,11 +36,11 @@ func watchedScenarioCheck(list func(*manifest.Manifest) []manifest.Scenario, fie
 				where += " at " + sc.URL
 			}
 			if r.Code() != code || r.FailurePhase() != code.Phase() {
-				return probe.Failf("%s (manifest %s): want %s at phase %s, %s", where, field, code, code.Phase(), probe.Got(r)).
-					With(probe.ReceiptEvidence("receipt", r))
+				return probe.Failf("%s (manifest %s): want %s at phase %s, %s", where, field, code, code.Phase(), report.Got(r)).
+					With(report.ReceiptEvidence("receipt", r))
 			}
 			if pr, ev := extra(c); pr != "" {
-				return probe.Failf("%s (manifest %s): %s", where, field, pr).With(append([]report.Evidence{probe.ReceiptEvidence("receipt", r)}, ev...)...)
+				return probe.Failf("%s (manifest %s): %s", where, field, pr).With(append([]report.Evidence{report.ReceiptEvidence("receipt", r)}, ev...)...)
 			}
 		}
 		return probe.Pass()
@@ -97,6 +97,6 @@ func settledProblem(c *probe.ScenarioCall) (string, []report.Evidence) {
 		return "", nil
 	}
 	return "changed must be what the page shows afterwards, once it settled (from the harness's snapshot before the call to its snapshot once the page went quiet): " + pr,
-		[]report.Evidence{probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(c.Before.Snap, c.Settled.Snap)...),
-			probe.SnapshotEvidence("snapshot once the page settled", c.Settled.Snap)}
+		[]report.Evidence{report.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(c.Before.Snap, c.Settled.Snap)...),
+			report.SnapshotEvidence("snapshot once the page settled", c.Settled.Snap)}
 }

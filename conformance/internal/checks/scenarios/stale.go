@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -59,8 +60,8 @@ func StaleUnobserved(p *probe.Probe) (probe.Outcome, string) {
 		return probe.Pass(), "a stale revision after a change no call made: the snapshot's page.url changed, its revision did not (envelope.revision judges that)"
 	}
 	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
-		return probe.Failf("%s: want STALE_REVISION at phase preflight (the page model differs from revision %d's, as the next snapshot shows at revision %d: the runtime must observe the page when the call arrives), %s", what, before.Revision, after.Revision, probe.Got(r)).
-			With(probe.ReceiptEvidence("receipt", r)), ""
+		return probe.Failf("%s: want STALE_REVISION at phase preflight (the page model differs from revision %d's, as the next snapshot shows at revision %d: the runtime must observe the page when the call arrives), %s", what, before.Revision, after.Revision, report.Got(r)).
+			With(report.ReceiptEvidence("receipt", r)), ""
 	}
 	return probe.Pass(), ""
 }
@@ -90,7 +91,7 @@ func StaleUnknownResume(p *probe.Probe) (probe.Outcome, string) {
 	r := pg.Resume(unknownHandle, receipt.ActionInfo{}, glasstest.ExpectedRevision(snap.Revision+1000))
 	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
 		return probe.Failf("a stale expected revision (%d, the page at %d) on a resume of a handle the page never gave (%s): want STALE_REVISION at phase preflight (the guard comes before stage 1, where the handle is looked up), %s",
-			snap.Revision+1000, snap.Revision, unknownHandle, probe.Got(r)).With(probe.ReceiptEvidence("receipt", r)), ""
+			snap.Revision+1000, snap.Revision, unknownHandle, report.Got(r)).With(report.ReceiptEvidence("receipt", r)), ""
 	}
 	return probe.Pass(), ""
 }

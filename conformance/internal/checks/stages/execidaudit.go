@@ -32,7 +32,7 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 		for _, c := range e.Confirmations {
 			if c.Request.ExecutionID != e.Receipt.ExecutionID {
 				res := probe.Failf("%s: the confirmation was asked for execution %q, but the receipt is of execution %q",
-					e.Action.ID, c.Request.ExecutionID, e.Receipt.ExecutionID).With(probe.ReceiptEvidence("receipt", e.Receipt), probe.ConfirmationEvidence(e.Confirmations))
+					e.Action.ID, c.Request.ExecutionID, e.Receipt.ExecutionID).With(report.ReceiptEvidence("receipt", e.Receipt), report.ConfirmationEvidence(e.Confirmations))
 				o = &res
 			}
 		}
@@ -47,7 +47,7 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 	}
 	for _, c := range idp.Calls {
 		if c.Problem != "" {
-			return probe.Failf("%s: %s", c.What, c.Problem).With(probe.ReceiptEvidence("receipt", c.Receipt))
+			return probe.Failf("%s: %s", c.What, c.Problem).With(report.ReceiptEvidence("receipt", c.Receipt))
 		}
 	}
 	ro, resumed, notResumed := ResumeExecutionID(p)
@@ -62,15 +62,15 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 		}
 		id := sn.Receipt.ExecutionID
 		if !executionIDPattern.MatchString(id) {
-			return probe.Failf("%s: executionId %q does not match %s", sn.What, id, executionIDPattern).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			return probe.Failf("%s: executionId %q does not match %s", sn.What, id, executionIDPattern).With(report.ReceiptEvidence("receipt", sn.Receipt))
 		}
 		if sn.Issued != "" {
-			return probe.Failf("%s: the host passed options.executionId %q, but the receipt carries %q", sn.What, sn.Issued, id).With(probe.ReceiptEvidence("receipt", sn.Receipt))
+			return probe.Failf("%s: the host passed options.executionId %q, but the receipt carries %q", sn.What, sn.Issued, id).With(report.ReceiptEvidence("receipt", sn.Receipt))
 		}
 		key := fmt.Sprint(sn.Page, "|", id)
 		if prev, dup := owner[key]; dup {
 			return probe.Failf("%s: executionId %q was already given to an earlier call on the same page (%s)", sn.What, id, prev).
-				With(probe.ReceiptEvidence("receipt", sn.Receipt))
+				With(report.ReceiptEvidence("receipt", sn.Receipt))
 		}
 		owner[key] = sn.What
 	}
@@ -89,10 +89,10 @@ func ExecutionIDs(p *probe.Probe) probe.Outcome {
 		lines = append(lines, resumed)
 	}
 	if len(lines) > 0 {
-		res = res.With(probe.TextEvidence("execution ids probed", lines...))
+		res = res.With(report.TextEvidence("execution ids probed", lines...))
 	}
 	if np := slices.DeleteFunc([]string{idp.NotProbed, notResumed}, func(s string) bool { return s == "" }); len(np) > 0 {
-		res = res.With(probe.TextEvidence("not probed", np...))
+		res = res.With(report.TextEvidence("not probed", np...))
 	}
 	return res
 }

@@ -171,7 +171,7 @@ func ledgerProblem(fr flowReceipt, base *receipt.Snapshot) string {
 	}
 	steps := r.Result.Steps
 	if len(steps) == 0 {
-		return fmt.Sprintf("the receipt (%s) carries no result.steps", probe.OutcomeCode(r))
+		return fmt.Sprintf("the receipt (%s) carries no result.steps", report.OutcomeCode(r))
 	}
 	if n := len(fr.flow.Steps); n > 0 && len(steps) != n {
 		return fmt.Sprintf("result.steps lists %d steps, the snapshot declares %d", len(steps), n)
@@ -252,7 +252,7 @@ func FlowLedger(p *probe.Probe) probe.Outcome {
 	judged := 0
 	for _, fr := range frs {
 		if pr := ledgerProblem(fr, p.Base()); pr != "" {
-			return probe.Failf("%s: %s", fr.what, pr).With(probe.ReceiptEvidence("receipt", fr.r))
+			return probe.Failf("%s: %s", fr.what, pr).With(report.ReceiptEvidence("receipt", fr.r))
 		}
 		if len(fr.r.Result.Steps) > 0 {
 			judged++
@@ -298,7 +298,7 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 	judge := func(what string, e *probe.Exercised) bool {
 		if e.Receipt.Result.Changed == nil {
 			if e.Receipt.Result.OK {
-				res := probe.Failf("%s: the flow succeeded, but its receipt carries no changed", what).With(probe.ReceiptEvidence("receipt", e.Receipt))
+				res := probe.Failf("%s: the flow succeeded, but its receipt carries no changed", what).With(report.ReceiptEvidence("receipt", e.Receipt))
 				o = &res
 				return false
 			}
@@ -307,7 +307,7 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 			// its one changed must say what they were.
 			if c := e.Receipt.Code(); c == receipt.CodeStepFailed || c == receipt.CodeExpectationFailed {
 				res := probe.Failf("%s: the flow ran and failed with %s, but its receipt carries no changed for what its steps did", what, c).
-					With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
+					With(report.ReceiptEvidence("receipt", e.Receipt), report.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
 				o = &res
 				return false
 			}
@@ -320,7 +320,7 @@ func FlowOneDiff(p *probe.Probe) probe.Outcome {
 		}
 		if pr != "" {
 			res := probe.Failf("%s: %s: the flow's changed is not the one difference from before its first step to after its last", what, pr).
-				With(probe.ReceiptEvidence("receipt", e.Receipt), probe.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
+				With(report.ReceiptEvidence("receipt", e.Receipt), report.TextEvidence("snapshot difference seen by the harness", judge.ModelDiff(e.Before.Snap, e.After.Snap)...))
 			o = &res
 			return false
 		}
@@ -367,7 +367,7 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 			}
 			if _, declared := fr.after.Action(st.ID); declared {
 				return probe.Failf("%s: step %d reports ACTION_NOT_FOUND for %s, but the page declared %s when the flow stopped: the step was not resolved against the page as it was when it ran",
-					fr.what, st.Index, st.ID, st.ID).With(probe.ReceiptEvidence("receipt", fr.r), probe.SnapshotEvidence("snapshot after the call", fr.after))
+					fr.what, st.Index, st.ID, st.ID).With(report.ReceiptEvidence("receipt", fr.r), report.SnapshotEvidence("snapshot after the call", fr.after))
 			}
 			judged = append(judged, fmt.Sprintf("%s: step %d's action %s is not declared: ACTION_NOT_FOUND", fr.what, st.Index, st.ID))
 		}
@@ -393,14 +393,14 @@ func FlowStepGates(p *probe.Probe) probe.Outcome {
 			pr = fmt.Sprintf("step %d was refused with %s, a gate before the step runs, but its error says started %q", st.Index, sc.Code, st.Error.Started)
 		}
 		if pr != "" {
-			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("%s: %s", c.where(), pr).With(report.ReceiptEvidence("receipt", c.r))
 		}
 		judged = append(judged, fmt.Sprintf("%s: step %d failed with %s, as the manifest says", c.where(), st.Index, sc.Code))
 	}
 	if len(judged) == 0 {
 		return probe.NotProbed("no flow of the run resolved a step its earlier steps declared or failed at a gate (the manifest's flowFailures can name one, with code)").With(p.PlanNotes()...)
 	}
-	return probe.Pass().With(probe.TextEvidence("steps judged", judged...))
+	return probe.Pass().With(report.TextEvidence("steps judged", judged...))
 }
 
 // stepsJudgedUpFront fails a flow the snapshot before its call lists
@@ -444,7 +444,7 @@ func stepsJudgedUpFront(p *probe.Probe) ([]string, *probe.Outcome) {
 				continue
 			}
 			res := probe.Failf("%s: the snapshot before the call lists the flow available, but the call was refused ACTION_UNAVAILABLE before its first step ran, while its step %d (%s) was unavailable (%q): a step's availability must be judged when the step runs, after the steps before it",
-				e.Action.ID, i, id, report.Clip(st.Reason, 80)).With(probe.ReceiptEvidence("receipt", r), probe.SnapshotEvidence("snapshot before the call", before))
+				e.Action.ID, i, id, report.Clip(st.Reason, 80)).With(report.ReceiptEvidence("receipt", r), report.SnapshotEvidence("snapshot before the call", before))
 			o = &res
 			return false
 		}
@@ -459,7 +459,7 @@ func failedStep(c *flowCall) (receipt.Step, string) {
 	r := c.r
 	want := c.sc.Step - 1
 	if r.Code() != receipt.CodeStepFailed {
-		return receipt.Step{}, fmt.Sprintf("want STEP_FAILED at step %d (the manifest's step %d), %s", want, c.sc.Step, probe.Got(r))
+		return receipt.Step{}, fmt.Sprintf("want STEP_FAILED at step %d (the manifest's step %d), %s", want, c.sc.Step, report.Got(r))
 	}
 	if r.Result.Error.Step == nil || *r.Result.Error.Step != want {
 		return receipt.Step{}, fmt.Sprintf("STEP_FAILED names error.step %s, want %d (the manifest's step %d, counted from 1)", intPtrString(r.Result.Error.Step), want, c.sc.Step)
@@ -490,15 +490,15 @@ func FlowStepFailed(p *probe.Probe) probe.Outcome {
 			return *o
 		}
 		if _, pr := failedStep(c); pr != "" {
-			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("%s: %s", c.where(), pr).With(report.ReceiptEvidence("receipt", c.r))
 		}
 		if c.r.FailurePhase() != receipt.PhaseDispatch {
-			return probe.Failf("%s: STEP_FAILED at phase %s, want dispatch", c.where(), c.r.FailurePhase()).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("%s: STEP_FAILED at phase %s, want dispatch", c.where(), c.r.FailurePhase()).With(report.ReceiptEvidence("receipt", c.r))
 		}
 		for _, st := range c.r.Result.Steps[c.sc.Step:] {
 			if st.Outcome != receipt.StepPending {
 				return probe.Failf("%s: step %d (%s) comes after the step that failed, but its outcome is %q: the steps after a failed step must not run", c.where(), st.Index, st.ID, st.Outcome).
-					With(probe.ReceiptEvidence("receipt", c.r))
+					With(report.ReceiptEvidence("receipt", c.r))
 			}
 		}
 	}
@@ -536,11 +536,11 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 		c := &flowCall{sc: sc, flow: flow}
 		c.r = pg.Do(sc.Action, p.ScenarioArgs(sc))
 		if _, pr := failedStep(c); pr != "" {
-			return probe.Failf("%s: %s", c.where(), pr).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("%s: %s", c.where(), pr).With(report.ReceiptEvidence("receipt", c.r))
 		}
 		handle := c.r.Result.Resume
 		if handle == "" {
-			return probe.Failf("%s: the STEP_FAILED receipt of a flow the manifest says can continue carries no result.resume", c.where()).With(probe.ReceiptEvidence("receipt", c.r))
+			return probe.Failf("%s: the STEP_FAILED receipt of a flow the manifest says can continue carries no result.resume", c.where()).With(report.ReceiptEvidence("receipt", c.r))
 		}
 		r := resume(pg, handle, flow)
 		if !r.Result.OK {
@@ -553,18 +553,18 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 				// it. Either way the manifest's premise is what to check.
 				hint = ": the same step failed again; a flowFailures entry with resume needs a step that fails exactly once (a switch that turns itself off, not a timer: the resume can come before it runs out; docs/manifest.md)"
 			}
-			return probe.Failf("%s: resuming %s: want the flow to continue from %s and succeed, %s%s", c.where(), handle, at, probe.Got(r), hint).
-				With(probe.ReceiptEvidence("failed call", c.r), probe.ReceiptEvidence("resumed call", r))
+			return probe.Failf("%s: resuming %s: want the flow to continue from %s and succeed, %s%s", c.where(), handle, at, report.Got(r), hint).
+				With(report.ReceiptEvidence("failed call", c.r), report.ReceiptEvidence("resumed call", r))
 		}
 		first := c.r.Result.Steps
 		for i, st := range r.Result.Steps {
 			if i < len(first) && first[i].Outcome == receipt.StepOK && st.Outcome != receipt.StepSkipped {
 				return probe.Failf("%s: step %d (%s) succeeded in the failed call, but the resumed call reports it %q: a resumed flow must not run it again",
-					c.where(), i, st.ID, st.Outcome).With(probe.ReceiptEvidence("failed call", c.r), probe.ReceiptEvidence("resumed call", r))
+					c.where(), i, st.ID, st.Outcome).With(report.ReceiptEvidence("failed call", c.r), report.ReceiptEvidence("resumed call", r))
 			}
 		}
 		if pr := ledgerProblem(flowReceipt{flow: flow, r: r, resumed: true}, base); pr != "" {
-			return probe.Failf("%s, resumed: %s", c.where(), pr).With(probe.ReceiptEvidence("resumed call", r))
+			return probe.Failf("%s, resumed: %s", c.where(), pr).With(report.ReceiptEvidence("resumed call", r))
 		}
 		// A resume is a new call: it asks again, once, as the flow (no
 		// step), before the steps that remain, when the flow declares
@@ -595,7 +595,7 @@ func FlowResume(p *probe.Probe) probe.Outcome {
 			}
 			if why != "" {
 				return probe.Failf("%s: resuming %s %s, though %s: a resume is a new call and asks again, once, as the flow, before the steps that remain", c.where(), handle, why, step).
-					With(probe.ReceiptEvidence("resumed call", r), probe.ConfirmationEvidence(pg.Harness.Confirmations()))
+					With(report.ReceiptEvidence("resumed call", r), report.ConfirmationEvidence(pg.Harness.Confirmations()))
 			}
 		}
 	}
@@ -673,7 +673,7 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 	}
 	want := func(what string, r *receipt.Receipt, ev ...report.Evidence) *probe.Outcome {
 		if r.Code() != receipt.CodeActionNotFound || r.FailurePhase() != receipt.PhaseTargetResolution {
-			o := probe.Failf("resume of %s: want ACTION_NOT_FOUND at phase target_resolution, %s", what, probe.Got(r)).With(append(ev, probe.ReceiptEvidence("receipt", r))...)
+			o := probe.Failf("resume of %s: want ACTION_NOT_FOUND at phase target_resolution, %s", what, report.Got(r)).With(append(ev, report.ReceiptEvidence("receipt", r))...)
 			return &o
 		}
 		return nil
@@ -700,10 +700,10 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 		handle := r.Result.Resume
 		if handle == "" {
 			a.Close()
-			tried = append(tried, fmt.Sprintf("%s: %s, no resume handle", src.what, probe.Got(r)))
+			tried = append(tried, fmt.Sprintf("%s: %s, no resume handle", src.what, report.Got(r)))
 			continue
 		}
-		first := probe.ReceiptEvidence("the call that returned the handle", r)
+		first := report.ReceiptEvidence("the call that returned the handle", r)
 		// Another page's runtime never issued it.
 		b, err := p.Open(src.url, glasstest.Deny())
 		if err != nil {
@@ -717,8 +717,8 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 		// Resumed once — denied, so nothing runs; spent either way — it
 		// cannot be resumed again.
 		once := resume(a, handle, src.flow, glasstest.Deny())
-		what = fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", src.what, probe.OutcomeCode(once))
-		if o := want(what, resume(a, handle, src.flow, glasstest.Deny()), first, probe.ReceiptEvidence("first resume", once)); o != nil {
+		what = fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", src.what, report.OutcomeCode(once))
+		if o := want(what, resume(a, handle, src.flow, glasstest.Deny()), first, report.ReceiptEvidence("first resume", once)); o != nil {
 			return *o
 		}
 		judged = append(judged, what)
@@ -736,21 +736,21 @@ func FlowResumeUnknown(p *probe.Probe) probe.Outcome {
 			if rt == nil {
 				continue
 			}
-			what := fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", rt.what, probe.OutcomeCode(rt.once))
-			if o := want(what, rt.again, probe.ReceiptEvidence("the call that returned the handle", rt.first), probe.ReceiptEvidence("first resume", rt.once)); o != nil {
+			what := fmt.Sprintf("a handle of %s resumed once already (that resume: %s)", rt.what, report.OutcomeCode(rt.once))
+			if o := want(what, rt.again, report.ReceiptEvidence("the call that returned the handle", rt.first), report.ReceiptEvidence("first resume", rt.once)); o != nil {
 				return *o
 			}
 			judged = append(judged, what)
 		}
-		return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
+		return probe.Pass().With(report.TextEvidence("handles probed", judged...))
 	}
 	if !hasFlow && len(p.Manifest().FlowFailures) == 0 {
 		// No flow, no handle ever issued: an unissued handle is all there
 		// is to resume.
-		return probe.Pass().With(probe.TextEvidence("handles probed", judged...))
+		return probe.Pass().With(report.TextEvidence("handles probed", judged...))
 	}
 	return probe.NotProbed("no call of a flow returned a resume handle, so resuming a used handle or another page's was not probed (needs a manifest flowFailures entry, or a flow with a step that asks for confirmation again)").
-		With(probe.TextEvidence("handles probed", judged...), probe.TextEvidence("calls that returned no handle", tried...))
+		With(report.TextEvidence("handles probed", judged...), report.TextEvidence("calls that returned no handle", tried...))
 }
 
 // FlowHighestRisk: a flow's snapshot risk is at least that of its
@@ -792,7 +792,7 @@ func FlowHighestRisk(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		r, asked := w.Receipt, w.Page.Harness.Confirmations()
-		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked)}
+		ev := []report.Evidence{report.ReceiptEvidence("receipt", r), report.ConfirmationEvidence(asked)}
 		switch {
 		case len(asked) != 1:
 			return probe.Failf("the flow %s needs confirmation and the host denied it: want one confirmation request, the runtime asked %d", f.ID, len(asked)).With(ev...)
@@ -801,10 +801,10 @@ func FlowHighestRisk(p *probe.Probe) probe.Outcome {
 		case riskRank(asked[0].Request.Risk) < riskRank(f.Risk) || riskRank(asked[0].Request.Risk) < riskRank(want):
 			return probe.Failf("the flow %s asked for confirmation at risk %q, want %q (its riskiest declared step)", f.ID, asked[0].Request.Risk, maxRisk(f.Risk, want)).With(ev...)
 		case r.Code() != receipt.CodePermissionDenied:
-			return probe.Failf("the host denied the flow %s: want PERMISSION_DENIED, %s", f.ID, probe.Got(r)).With(ev...)
+			return probe.Failf("the host denied the flow %s: want PERMISSION_DENIED, %s", f.ID, report.Got(r)).With(ev...)
 		}
 		if d := probe.Unchanged(w.Before, w.After, w.DOMWitness); len(d) > 0 {
-			return probe.Failf("the host denied the flow %s, but the page changed: a step ran before the confirmation: %s", f.ID, d[0]).With(append(ev, probe.TextEvidence("what changed", d...))...)
+			return probe.Failf("the host denied the flow %s, but the page changed: a step ran before the confirmation: %s", f.ID, d[0]).With(append(ev, report.TextEvidence("what changed", d...))...)
 		}
 		judged = append(judged, fmt.Sprintf("%s: asked once at %s", f.ID, asked[0].Request.Risk))
 	}
@@ -816,7 +816,7 @@ func FlowHighestRisk(p *probe.Probe) probe.Outcome {
 	if len(judged) == 0 {
 		return probe.NotProbed("the page declares no available flow that needs confirmation (with arguments the probe can build)")
 	}
-	return probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+	return probe.Pass().With(report.TextEvidence("flows probed", judged...))
 }
 
 func maxRisk(a, b receipt.Risk) receipt.Risk {
@@ -877,7 +877,7 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		asked := pg.Harness.Confirmations()
-		ev := []report.Evidence{probe.ReceiptEvidence("receipt", r), probe.ConfirmationEvidence(asked)}
+		ev := []report.Evidence{report.ReceiptEvidence("receipt", r), report.ConfirmationEvidence(asked)}
 		covered := -1
 		for _, c := range asked {
 			if c.Request.Step == "" && c.Approved {
@@ -903,7 +903,7 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 			// confirmation covered.
 			if st.Outcome == receipt.StepOK {
 				return probe.Failf("the flow %s ran its step %s (%s) without asking for confirmation again: the flow's confirmation covered %s", f.ID, st.ID, s.Risk, coveredText(covered)).
-					With(append(ev, probe.TextEvidence("the step as the page declared it while the flow ran", fmt.Sprintf("%s: risk %s, confirm %t", s.ID, s.Risk, s.Confirm)))...)
+					With(append(ev, report.TextEvidence("the step as the page declared it while the flow ran", fmt.Sprintf("%s: risk %s, confirm %t", s.ID, s.Risk, s.Confirm)))...)
 			}
 			if st.Outcome != receipt.StepFailed {
 				continue
@@ -922,7 +922,7 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 			case riskRank(req.Request.Risk) < riskRank(s.Risk):
 				return probe.Failf("the flow %s asked again for its step %s at risk %q, but the step is %s", f.ID, st.ID, req.Request.Risk, s.Risk).With(ev...)
 			case r.Code() != receipt.CodeStepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied:
-				return probe.Failf("the host denied the flow %s's step %s: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, st.ID, probe.Got(r)).With(ev...)
+				return probe.Failf("the host denied the flow %s's step %s: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, st.ID, report.Got(r)).With(ev...)
 			}
 			judged = append(judged, fmt.Sprintf("%s: step %s (%s) asked again, denied, flow stopped", f.ID, st.ID, s.Risk))
 		}
@@ -941,23 +941,23 @@ func FlowReask(p *probe.Probe) probe.Outcome {
 					}
 				}
 				if r.Code() != receipt.CodeStepFailed || st == nil || st.Outcome != receipt.StepFailed || st.Error == nil || st.Error.Code != receipt.CodePermissionDenied {
-					return probe.Failf("the flow %s asked again for its step %s and the host denied it: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, c.Request.Step, probe.Got(r)).With(ev...)
+					return probe.Failf("the flow %s asked again for its step %s and the host denied it: want STEP_FAILED with the step's error PERMISSION_DENIED, %s", f.ID, c.Request.Step, report.Got(r)).With(ev...)
 				}
 				judged = append(judged, fmt.Sprintf("%s: step %s asked again, denied, flow stopped", f.ID, c.Request.Step))
 				riskier = true
 			}
 		}
 		if !riskier {
-			notRiskier = append(notRiskier, fmt.Sprintf("%s: no step turned out riskier than its confirmation covered (%s; %s)", f.ID, coveredText(covered), probe.Got(r)))
+			notRiskier = append(notRiskier, fmt.Sprintf("%s: no step turned out riskier than its confirmation covered (%s; %s)", f.ID, coveredText(covered), report.Got(r)))
 		}
 	}
 	if len(judged) == 0 {
 		return probe.NotProbed("no flow of the page has a step that turned out riskier than the flow's confirmation covered (needs a flow with a step the snapshot cannot resolve before the flow runs, dangerous or declaring confirm)").
-			With(probe.TextEvidence("flows called", notRiskier...))
+			With(report.TextEvidence("flows called", notRiskier...))
 	}
-	res := probe.Pass().With(probe.TextEvidence("flows probed", judged...))
+	res := probe.Pass().With(report.TextEvidence("flows probed", judged...))
 	if len(notRiskier) > 0 {
-		res = res.With(probe.TextEvidence("flows with no riskier step", notRiskier...))
+		res = res.With(report.TextEvidence("flows with no riskier step", notRiskier...))
 	}
 	return res
 }
@@ -1036,7 +1036,7 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 		for _, a := range stepOnly {
 			if slices.Contains(res.Receipt.Result.Error.Available, a.ID) {
 				return probe.Failf("the runtime's ACTION_NOT_FOUND lists the step-only action %s as available: a step of a flow is no action an agent may call", a.ID).
-					With(probe.ReceiptEvidence("receipt", res.Receipt))
+					With(report.ReceiptEvidence("receipt", res.Receipt))
 			}
 		}
 		judged = append(judged, "ACTION_NOT_FOUND lists no step-only action")
@@ -1061,10 +1061,10 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 				args any
 			}{{"a direct call of the step-only action " + a.ID, args}, {"a direct call of the step-only action " + a.ID + " with arguments that are not JSON", `{"unterminated`}} {
 				r := pg.Do(a.ID, call.args)
-				ev := probe.ReceiptEvidence("receipt", r)
+				ev := report.ReceiptEvidence("receipt", r)
 				switch {
 				case r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution:
-					return probe.Failf("%s: want ACTION_UNAVAILABLE at phase target_resolution, as soon as the id is resolved, %s", call.what, probe.Got(r)).With(ev)
+					return probe.Failf("%s: want ACTION_UNAVAILABLE at phase target_resolution, as soon as the id is resolved, %s", call.what, report.Got(r)).With(ev)
 				case r.Result.Error.Started != receipt.StartedNo:
 					return probe.Failf("%s failed ACTION_UNAVAILABLE, but reports started %q, want %q", call.what, r.Result.Error.Started, receipt.StartedNo).With(ev)
 				case strings.TrimSpace(r.Result.Error.Reason) == "":
@@ -1073,14 +1073,14 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 			}
 		}
 		if asked := pg.Harness.Confirmations(); len(asked) > 0 {
-			return probe.Failf("a direct call of a step-only action asked the host for confirmation: it must fail before anything is asked").With(probe.ConfirmationEvidence(asked))
+			return probe.Failf("a direct call of a step-only action asked the host for confirmation: it must fail before anything is asked").With(report.ConfirmationEvidence(asked))
 		}
 		after, err := pg.Witness(false)
 		if err != nil {
 			return probe.Broken(err)
 		}
 		if d := probe.Unchanged(before, after, dom); len(d) > 0 {
-			return probe.Failf("direct calls of step-only actions failed, but the page changed: %s", d[0]).With(probe.TextEvidence("what changed", d...), probe.WitnessNote(dom))
+			return probe.Failf("direct calls of step-only actions failed, but the page changed: %s", d[0]).With(report.TextEvidence("what changed", d...), probe.WitnessNote(dom))
 		}
 		judged = append(judged, "direct calls (valid and malformed arguments) fail ACTION_UNAVAILABLE at target_resolution with a reason, asking and changing nothing")
 	} else {
@@ -1101,7 +1101,7 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 				judged = append(judged, fmt.Sprintf("%s ran its step-only step %s", e.Action.ID, st.ID))
 			case st.Outcome == receipt.StepFailed && st.Error != nil && (st.Error.Code == receipt.CodeActionUnavailable || st.Error.Code == receipt.CodeActionNotFound):
 				res := probe.Failf("the flow %s could not run its step-only step %s (%s: %s): a flow runs a step-only action through every gate", e.Action.ID, st.ID, st.Error.Code, st.Error.Reason).
-					With(probe.ReceiptEvidence("receipt", e.Receipt))
+					With(report.ReceiptEvidence("receipt", e.Receipt))
 				bad = &res
 				return false
 			}
@@ -1114,9 +1114,9 @@ func FlowStepOnly(p *probe.Probe) probe.Outcome {
 	if !ran {
 		notJudged = append(notJudged, "through a flow: no call of a flow of the run reached a step-only step")
 	}
-	res := probe.Pass().With(probe.TextEvidence("judged", judged...))
+	res := probe.Pass().With(report.TextEvidence("judged", judged...))
 	if len(notJudged) > 0 {
-		res = res.With(probe.TextEvidence("not judged", notJudged...))
+		res = res.With(report.TextEvidence("not judged", notJudged...))
 	}
 	return res
 }
@@ -1146,7 +1146,7 @@ func unlistedStepOnly(p *probe.Probe, inFlows map[string][]string) *probe.Outcom
 		r := pg.Do(id, `{"unterminated`)
 		if r.Code() == receipt.CodeActionUnavailable {
 			o := probe.Failf("%s, a step of %s, fails a direct call with malformed arguments ACTION_UNAVAILABLE, before its arguments are parsed, as a step-only action does, but the snapshot does not list it stepOnly",
-				id, strings.Join(inFlows[id], ", ")).With(probe.ReceiptEvidence("receipt", r))
+				id, strings.Join(inFlows[id], ", ")).With(report.ReceiptEvidence("receipt", r))
 			return &o
 		}
 	}
@@ -1170,7 +1170,7 @@ func failedFlow(p *probe.Probe, what string) (pg *probe.Page, src handleSource, 
 	}
 	failed = pg.Do(src.flow.ID, src.args)
 	if failed.Result.Resume == "" {
-		return nil, src, nil, nil, what + ": " + src.what + " gave no resume handle (" + probe.Got(failed) + ")"
+		return nil, src, nil, nil, what + ": " + src.what + " gave no resume handle (" + report.Got(failed) + ")"
 	}
 	return pg, src, failed, nil, ""
 }
@@ -1194,8 +1194,8 @@ func StaleResume(p *probe.Probe) (o *probe.Outcome, judged, notProbed string) {
 	what := fmt.Sprintf("a resume of %s's handle with expectedRevision %d, the page at %d", src.what, now.Revision+1000, now.Revision)
 	r := resume(pg, handle, src.flow, glasstest.ExpectedRevision(now.Revision+1000))
 	if r.Code() != receipt.CodeStaleRevision || r.FailurePhase() != receipt.PhasePreflight {
-		f := probe.Failf("%s: want STALE_REVISION at phase preflight (a resume is a call, guarded before stage 1), %s", what, probe.Got(r)).
-			With(probe.ReceiptEvidence("failed call", failed), probe.ReceiptEvidence("resumed call", r))
+		f := probe.Failf("%s: want STALE_REVISION at phase preflight (a resume is a call, guarded before stage 1), %s", what, report.Got(r)).
+			With(report.ReceiptEvidence("failed call", failed), report.ReceiptEvidence("resumed call", r))
 		return &f, "", ""
 	}
 	return nil, what + " → STALE_REVISION", ""
@@ -1227,7 +1227,7 @@ func ResumeExecutionID(p *probe.Probe) (o *probe.Outcome, judged, notProbed stri
 		problem = fmt.Sprintf("the receipt carries executionId %q, the id of an earlier call on the same page", r.ExecutionID)
 	}
 	if problem != "" {
-		f := probe.Failf("%s: %s", what, problem).With(probe.ReceiptEvidence("failed call", failed), probe.ReceiptEvidence("resumed call", r))
+		f := probe.Failf("%s: %s", what, problem).With(report.ReceiptEvidence("failed call", failed), report.ReceiptEvidence("resumed call", r))
 		return &f, "", ""
 	}
 	return nil, what + " → " + r.ExecutionID, ""

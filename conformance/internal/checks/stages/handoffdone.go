@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 )
 
 // completedUntouched judges handoff.request on the answer "completed":
@@ -25,7 +26,7 @@ func completedUntouched(p *probe.Probe, hs []handoffTarget) *probe.Outcome {
 		}
 		if d := probe.Unchanged(c.Before, c.After, c.DOMWitness); len(d) > 0 {
 			o := probe.Failf("%s: the host answered completed, but the user did nothing in the probe, and the page changed: the runtime acted for the user: %s", h.where(), d[0]).
-				With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs), probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))
+				With(report.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs), report.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))
 			return &o
 		}
 	}

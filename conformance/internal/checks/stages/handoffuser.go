@@ -7,6 +7,7 @@ import (
 	"github.com/glassworks/glass/conformance/internal/judge"
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/conformance/internal/slow"
 	"github.com/glassworks/glass/conformance/internal/userstep"
 	"github.com/glassworks/glass/glasstest"
@@ -173,7 +174,7 @@ func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []s
 				why = fmt.Sprintf(" %s after the answer, before the %s expectTimeoutMs the host passed ran out: the runtime did not poll the check until it came true (the page's %d requests were answered %v late)",
 					c.afterAnswer.Round(time.Millisecond), userExpectTimeout, c.requests, slow.Response)
 			}
-			o := probe.Failf("%s: want success, %s%s", what, probe.Got(c.Receipt), why).With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
+			o := probe.Failf("%s: want success, %s%s", what, report.Got(c.Receipt), why).With(report.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
 			return &o, nil, nil
 		}
 		judged = append(judged, what+" → success")
@@ -187,8 +188,8 @@ func userHandoffOutcome(p *probe.Probe, hs []handoffTarget) (*probe.Outcome, []s
 			continue
 		}
 		if c.Receipt.Code() != receipt.CodeHandoffFailed || c.Receipt.FailurePhase() != receipt.PhaseDispatch {
-			o := probe.Failf("%s: the user did the step (%s) and the host answered %q, a status that is none of the four: want HANDOFF_FAILED at phase dispatch, %s", h.where(), h.steps(), nearHandoffStatus, probe.Got(c.Receipt)).
-				With(probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
+			o := probe.Failf("%s: the user did the step (%s) and the host answered %q, a status that is none of the four: want HANDOFF_FAILED at phase dispatch, %s", h.where(), h.steps(), nearHandoffStatus, report.Got(c.Receipt)).
+				With(report.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs))
 			return &o, nil, nil
 		}
 		judged = append(judged, fmt.Sprintf("%s: the user did the step and the host answered %q → HANDOFF_FAILED", h.where(), nearHandoffStatus))

@@ -36,7 +36,7 @@ func beforeDispatchChanged(p *probe.Probe) (*probe.Outcome, []string) {
 		}
 		if r.Result.Changed != nil {
 			f := probe.Failf("%s failed %s before stage 6 (execution never started), but its receipt carries changed: the before snapshot is taken after stages 1 to 5 have passed, immediately before stage 6, so a call refused before then has no changed (CONTRACT.md §4.1)", res.Call.Describe, r.Code()).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 			return &f, nil
 		}
 		judged = append(judged, fmt.Sprintf("%s → %s, no changed", res.Call.Describe, r.Code()))

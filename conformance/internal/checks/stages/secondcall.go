@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/pagewatch"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/receipt"
 )
 
@@ -77,7 +78,7 @@ func secondCalls(p *probe.Probe) (*probe.Outcome, []string) {
 			judged = append(judged, first.judged+" (a second page: "+again.judged+")")
 			continue
 		}
-		o := probe.Failf("%s: %s", pl.Action.ID, again.problem).With(probe.ReceiptEvidence("the second call's receipt", again.second))
+		o := probe.Failf("%s: %s", pl.Action.ID, again.problem).With(report.ReceiptEvidence("the second call's receipt", again.second))
 		return &o, nil
 	}
 	return nil, judged
@@ -143,7 +144,7 @@ func secondCall(p *probe.Probe, pl probe.Planned) (twice, error) {
 		return twice{}, nil
 	}
 	second, _ := pg.DoAnswered(pl.Action.ID, pl.Args)
-	what := "called twice on one page: " + probe.OutcomeCode(first) + ", then " + probe.OutcomeCode(second)
+	what := "called twice on one page: " + report.OutcomeCode(first) + ", then " + report.OutcomeCode(second)
 	if second.Code() != receipt.CodeActionUnavailable {
 		return twice{judged: pl.Action.ID + " " + what}, nil
 	}

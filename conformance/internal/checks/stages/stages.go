@@ -164,7 +164,7 @@ func HandoffNoConfirmation(p *probe.Probe) probe.Outcome {
 		}
 		if len(c.confirmations) > 0 {
 			return probe.Failf("%s is a hand-off (risk %s), but the runtime asked the host to confirm it", h.where(), h.action.Risk).
-				With(probe.ReceiptEvidence("receipt", c.Receipt), probe.ConfirmationEvidence(c.confirmations))
+				With(report.ReceiptEvidence("receipt", c.Receipt), report.ConfirmationEvidence(c.confirmations))
 		}
 	}
 	return probe.Pass()
@@ -184,7 +184,7 @@ func HandoffRequest(p *probe.Probe) probe.Outcome {
 		if err != nil {
 			return probe.Broken(err)
 		}
-		ev := []report.Evidence{probe.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs)}
+		ev := []report.Evidence{report.ReceiptEvidence("receipt", c.Receipt), handoffEvidence(c.handoffs)}
 		switch {
 		case len(c.handoffs) != 1:
 			return probe.Failf("%s: want one hand-off request to the host through glassHost.handoff, the runtime made %d", h.where(), len(c.handoffs)).With(ev...)
@@ -199,7 +199,7 @@ func HandoffRequest(p *probe.Probe) probe.Outcome {
 		}
 		if d := probe.Unchanged(c.Before, c.After, c.DOMWitness); len(d) > 0 {
 			return probe.Failf("%s: the user did nothing (the host answered %s), but the page changed: the runtime acted for the user: %s", h.where(), answer, d[0]).
-				With(append(ev, probe.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))...)
+				With(append(ev, report.TextEvidence("what changed", d...), probe.WitnessNote(c.DOMWitness))...)
 		}
 	}
 	if o := completedUntouched(p, hs); o != nil {
@@ -217,7 +217,7 @@ func handoffEvidence(hs []glasstest.HandoffRecord) report.Evidence {
 	if len(lines) == 0 {
 		lines = []string{"(none)"}
 	}
-	return probe.TextEvidence("hand-off requests the host received", lines...)
+	return report.TextEvidence("hand-off requests the host received", lines...)
 }
 
 // probeHandoffTimeout is the options.handoffTimeoutMs the hand-off probes
@@ -292,10 +292,10 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 			if answer == "completed" {
 				if h.action.Expect == "" {
 					if c.Receipt.Result.OK || c.Receipt.Code() == receipt.CodeHandoffFailed {
-						judged = append(judged, h.where()+": completed, no check declared → "+probe.OutcomeCode(c.Receipt))
+						judged = append(judged, h.where()+": completed, no check declared → "+report.OutcomeCode(c.Receipt))
 						continue
 					}
-					return probe.Failf("%s: the host answered completed: want success (or HANDOFF_FAILED), %s", h.where(), probe.Got(c.Receipt)).With(probe.ReceiptEvidence("receipt", c.Receipt))
+					return probe.Failf("%s: the host answered completed: want success (or HANDOFF_FAILED), %s", h.where(), report.Got(c.Receipt)).With(report.ReceiptEvidence("receipt", c.Receipt))
 				}
 				want = receipt.CodeHandoffFailed
 			}
@@ -310,7 +310,7 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 				if answer == "completed" {
 					what += " without the user doing the step, so its check (" + h.action.Expect + ") was not observed"
 				}
-				return probe.Failf("%s: %s: want %s at phase dispatch, %s", h.where(), what, want, probe.Got(c.Receipt)).With(probe.ReceiptEvidence("receipt", c.Receipt))
+				return probe.Failf("%s: %s: want %s at phase dispatch, %s", h.where(), what, want, report.Got(c.Receipt)).With(report.ReceiptEvidence("receipt", c.Receipt))
 			}
 			judged = append(judged, fmt.Sprintf("%s: %s → %s", h.where(), answer, want))
 		}
@@ -322,13 +322,13 @@ func HandoffOutcome(p *probe.Probe) probe.Outcome {
 		return probe.Broken(err)
 	}
 	if o != nil && len(judged) > 0 {
-		return o.With(probe.TextEvidence("answers probed", judged...))
+		return o.With(report.TextEvidence("answers probed", judged...))
 	}
 	if o != nil {
 		return *o
 	}
 	judged = append(judged, done...)
-	return probe.Pass().With(probe.TextEvidence("answers probed", judged...))
+	return probe.Pass().With(report.TextEvidence("answers probed", judged...))
 }
 
 // ---- revealing the target ------------------------------------------------------
@@ -380,7 +380,7 @@ func RevealAfterConfirmation(p *probe.Probe) probe.Outcome {
 		}
 		if s1 != s0 {
 			return probe.Failf("%s: the host denied the confirmation, but the page scrolled (%s → %s): the runtime revealed the target before the call was approved", a.ID, s0, s1).
-				With(probe.ReceiptEvidence("receipt", r))
+				With(report.ReceiptEvidence("receipt", r))
 		}
 		approved := pg.Do(a.ID, args, glasstest.Approve())
 		s2, err := scroll(pg)
@@ -388,7 +388,7 @@ func RevealAfterConfirmation(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		if s2 != s0 && approved.Code() != receipt.CodeActionNotFound {
-			return probe.Pass().With(probe.TextEvidence("probed", fmt.Sprintf("%s: denied, the page stayed at %s; approved, its reveal scrolled it to %s", a.ID, s0, s2)))
+			return probe.Pass().With(report.TextEvidence("probed", fmt.Sprintf("%s: denied, the page stayed at %s; approved, its reveal scrolled it to %s", a.ID, s0, s2)))
 		}
 	}
 	if tried == 0 {
@@ -419,15 +419,15 @@ func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 		case "shown":
 			if r.Code() == receipt.CodeActionUnavailable {
 				return probe.Failf("%s: the manifest says its reveal shows the target, but the call failed ACTION_UNAVAILABLE (%s): the runtime did not check the target again as it is after the reveal — or the page's reveal does not show it (check that the action declares a reveal that shows its target, and the manifest's outcome)",
-					where, r.Result.Error.Reason).With(probe.ReceiptEvidence("receipt", r))
+					where, r.Result.Error.Reason).With(report.ReceiptEvidence("receipt", r))
 			}
 		case "hidden":
 			if r.Code() != receipt.CodeActionUnavailable || r.FailurePhase() != receipt.PhaseTargetResolution {
-				return probe.Failf("%s: the target stays hidden after its reveal: want ACTION_UNAVAILABLE at phase target_resolution, %s", where, probe.Got(r)).
-					With(probe.ReceiptEvidence("receipt", r))
+				return probe.Failf("%s: the target stays hidden after its reveal: want ACTION_UNAVAILABLE at phase target_resolution, %s", where, report.Got(r)).
+					With(report.ReceiptEvidence("receipt", r))
 			}
 		}
-		judged = append(judged, where+" → "+probe.OutcomeCode(r))
+		judged = append(judged, where+" → "+report.OutcomeCode(r))
 	}
 	o, twice := secondCalls(p)
 	if o != nil {
@@ -437,7 +437,7 @@ func RevealSecondCheck(p *probe.Probe) probe.Outcome {
 	if len(judged) == 0 {
 		return probe.NotProbed("needs a manifest entry under reveals naming an element action whose reveal shows its target, or one whose reveal leaves it hidden (one of each probes both outcomes; see docs/manifest.md), or an element action whose call succeeds and can be made again on the element it reached")
 	}
-	return probe.Pass().With(probe.TextEvidence("probed", judged...))
+	return probe.Pass().With(report.TextEvidence("probed", judged...))
 }
 
 // ---- the snapshots' window -----------------------------------------------------
@@ -512,9 +512,9 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 	judge := func(what string, e *probe.Exercised) *probe.Outcome {
 		switch {
 		case !e.ByRuntime:
-			notJudged = append(notJudged, what+": the harness wrote the receipt ("+probe.Got(e.Receipt)+")")
+			notJudged = append(notJudged, what+": the harness wrote the receipt ("+report.Got(e.Receipt)+")")
 		case !e.Receipt.Result.OK:
-			notJudged = append(notJudged, what+": "+probe.Got(e.Receipt))
+			notJudged = append(notJudged, what+": "+report.Got(e.Receipt))
 		case e.Stage6.Snap == nil:
 			notJudged = append(notJudged, what+": "+e.Stage6.Why)
 		case e.Stage6.Snap.Records.Omitted > 0 || e.After.Snap.Records.Omitted > 0:
@@ -526,8 +526,8 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 				pr = revisionProblem(e.Receipt, st)
 			}
 			if pr != "" {
-				o := probe.Failf("%s %s", what, pr).With(probe.ReceiptEvidence("receipt", e.Receipt),
-					probe.SnapshotEvidence("snapshot when execution started", e.Stage6.Snap), probe.SnapshotEvidence("snapshot after the call", e.After.Snap))
+				o := probe.Failf("%s %s", what, pr).With(report.ReceiptEvidence("receipt", e.Receipt),
+					report.SnapshotEvidence("snapshot when execution started", e.Stage6.Snap), report.SnapshotEvidence("snapshot after the call", e.After.Snap))
 				return &o
 			}
 			judged = append(judged, what)
@@ -575,11 +575,11 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 		if len(notJudged) == 0 {
 			msg = "the page declares no element action the probe can call, and the manifest names no reveals"
 		}
-		return probe.NotProbed(msg).With(probe.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
+		return probe.NotProbed(msg).With(report.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
 	}
-	o := probe.Pass().With(probe.TextEvidence("calls judged", append(judged, refused...)...))
+	o := probe.Pass().With(report.TextEvidence("calls judged", append(judged, refused...)...))
 	if len(notJudged) > 0 {
-		o = o.With(probe.TextEvidence("not judged", notJudged...))
+		o = o.With(report.TextEvidence("not judged", notJudged...))
 	}
 	return o.With(p.PlanNotes()...)
 }
@@ -618,11 +618,11 @@ func DefaultTimeout(p *probe.Probe) probe.Outcome {
 	r := pg.Do(sc.Action, p.ScenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.CallTimeout()))
 	took := time.Since(start)
 	if r.Code() != receipt.CodeExpectationFailed {
-		return probe.NotProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, probe.Got(r)))
+		return probe.NotProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, report.Got(r)))
 	}
 	if took < probeExpectTimeout {
 		return probe.Failf("%s: the host passed expectTimeoutMs %d, but EXPECTATION_FAILED came after %s: the runtime did not poll the expectation for the timeout the host asked",
-			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
+			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).With(report.ReceiptEvidence("receipt", r))
 	}
 	timing := []string{fmt.Sprintf("%s: expectTimeoutMs %d; EXPECTATION_FAILED after %s", sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))}
 	// Without the option, each entry's own timeout (the first three).
@@ -633,7 +633,7 @@ func DefaultTimeout(p *probe.Probe) probe.Outcome {
 			timing = append(timing, x.Action+": "+line)
 		}
 	}
-	return probe.Pass().With(probe.TextEvidence("timing", timing...))
+	return probe.Pass().With(report.TextEvidence("timing", timing...))
 }
 
 // Settle judges every write of the exercise once the page has gone quiet
@@ -649,7 +649,7 @@ func Settle(p *probe.Probe) probe.Outcome {
 	err := p.Each(probe.IsWrite, func(e *probe.Exercised) bool {
 		switch {
 		case !e.Receipt.Result.OK:
-			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(e.Receipt)))
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, report.Got(e.Receipt)))
 			return true
 		case !e.DOMWitness:
 			notJudged = append(notJudged, e.Action.ID+": the page changes by itself, so it never goes quiet")
@@ -662,7 +662,7 @@ func Settle(p *probe.Probe) probe.Outcome {
 			return false
 		}
 		if w.E.Settled == nil {
-			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, probe.Got(w.E.Receipt)))
+			notJudged = append(notJudged, fmt.Sprintf("%s: %s", e.Action.ID, report.Got(w.E.Receipt)))
 			return true
 		}
 		if pr := judge.ChangesProblem(w.E.Receipt, w.Before, w.E.Settled.Snap); pr != "" {
@@ -673,9 +673,9 @@ func Settle(p *probe.Probe) probe.Outcome {
 				why = "nor does it match the page as the call left it, so the runtime computed changed wrongly (changed.parts, changed.records) or took its after snapshot before the work the handler started had finished"
 			}
 			res := probe.Failf("%s: %s once the page settled: %s%s", e.Action.ID, pr, why, w.Cause()).
-				With(probe.ReceiptEvidence("receipt", w.E.Receipt), probe.TextEvidence("judged from", w.Note),
-					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(w.Before, w.E.Settled.Snap)...),
-					probe.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))
+				With(report.ReceiptEvidence("receipt", w.E.Receipt), report.TextEvidence("judged from", w.Note),
+					report.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(w.Before, w.E.Settled.Snap)...),
+					report.SnapshotEvidence("snapshot once the page settled", w.E.Settled.Snap))
 			o = &res
 			return false
 		}
@@ -702,14 +702,14 @@ func Settle(p *probe.Probe) probe.Outcome {
 		case sl.Requests == 0 || !sl.ByRuntime:
 			return true
 		case sl.Settled == nil:
-			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, slow.Response, probe.Got(sl.Receipt)))
+			notJudged = append(notJudged, fmt.Sprintf("%s with the server answering %v late: %s", e.Action.ID, slow.Response, report.Got(sl.Receipt)))
 			return true
 		}
 		if pr := judge.ChangesProblem(sl.Receipt, sl.Before.Snap, sl.Settled.Snap); pr != "" {
 			res := probe.Failf("%s, with the page's server answering %v late: %s once the page settled: the runtime took its after snapshot before the work the handler started had finished", e.Action.ID, slow.Response, pr).
-				With(probe.ReceiptEvidence("receipt", sl.Receipt),
-					probe.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(sl.Before.Snap, sl.Settled.Snap)...),
-					probe.SnapshotEvidence("snapshot once the page settled", sl.Settled.Snap))
+				With(report.ReceiptEvidence("receipt", sl.Receipt),
+					report.TextEvidence("snapshot difference seen by the harness once the page settled", judge.ModelDiff(sl.Before.Snap, sl.Settled.Snap)...),
+					report.SnapshotEvidence("snapshot once the page settled", sl.Settled.Snap))
 			o = &res
 			return false
 		}
@@ -721,11 +721,11 @@ func Settle(p *probe.Probe) probe.Outcome {
 	}
 	if len(judged) == 0 {
 		return probe.NotProbed("no write of the page could be called successfully on a page whose DOM holds still").
-			With(probe.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
+			With(report.TextEvidence("not judged", notJudged...)).With(p.PlanNotes()...)
 	}
-	res := probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	res := probe.Pass().With(report.TextEvidence("calls judged", judged...))
 	if len(notJudged) > 0 {
-		res = res.With(probe.TextEvidence("not judged", notJudged...))
+		res = res.With(report.TextEvidence("not judged", notJudged...))
 	}
 	return res
 }
@@ -769,9 +769,9 @@ func ExpectationTiming(p *probe.Probe) probe.Outcome {
 			return probe.Broken(err)
 		}
 		r := v.(*receipt.Receipt)
-		ev := probe.ReceiptEvidence("receipt", r)
+		ev := report.ReceiptEvidence("receipt", r)
 		if !r.Result.OK {
-			return probe.Failf("%s: want success with the declared expectation, %s: an expectation that captures the page's state comes true only when it is built after stage 5 and before stage 6 (for a flow, before its first step)", where, probe.Got(r)).With(ev)
+			return probe.Failf("%s: want success with the declared expectation, %s: an expectation that captures the page's state comes true only when it is built after stage 5 and before stage 6 (for a flow, before its first step)", where, report.Got(r)).With(ev)
 		}
 		if strings.TrimSpace(r.Result.Expect) == "" {
 			return probe.Failf("%s succeeded without reporting its expectation in expect", where).With(ev)
@@ -781,5 +781,5 @@ func ExpectationTiming(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, fmt.Sprintf("%s → ok, expect %q", where, r.Result.Expect))
 	}
-	return probe.Pass().With(probe.TextEvidence("calls judged", judged...))
+	return probe.Pass().With(report.TextEvidence("calls judged", judged...))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/manifest"
 	"github.com/glassworks/glass/conformance/internal/probe"
+	"github.com/glassworks/glass/conformance/internal/report"
 	"github.com/glassworks/glass/glasstest"
 	"github.com/glassworks/glass/receipt"
 )
@@ -34,11 +35,11 @@ func declaredTimeout(p *probe.Probe, sc manifest.Scenario) (*probe.Outcome, stri
 		return &o, ""
 	}
 	if r.Code() != receipt.CodeExpectationFailed {
-		return nil, fmt.Sprintf("without expectTimeoutMs: %s, not judged (see verify.expectation-failed)", probe.Got(r))
+		return nil, fmt.Sprintf("without expectTimeoutMs: %s, not judged (see verify.expectation-failed)", report.Got(r))
 	}
 	if took < want {
 		o := probe.Failf("%s: the host passed no expectTimeoutMs, so the runtime must poll for %s, %s, but EXPECTATION_FAILED came after %s",
-			sc.Action, want, what, took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
+			sc.Action, want, what, took.Round(time.Millisecond)).With(report.ReceiptEvidence("receipt", r))
 		return &o, ""
 	}
 	line := fmt.Sprintf("no expectTimeoutMs, %s of %s; EXPECTATION_FAILED after %s", what, want, took.Round(time.Millisecond))
@@ -85,7 +86,7 @@ func shorterTimeout(p *probe.Probe, sc manifest.Scenario, want, took time.Durati
 			return &o, ""
 		}
 		if r.Code() != receipt.CodeExpectationFailed {
-			return nil, line + fmt.Sprintf("; with expectTimeoutMs %d: %s, not judged", shortExpectTimeout.Milliseconds(), probe.Got(r))
+			return nil, line + fmt.Sprintf("; with expectTimeoutMs %d: %s, not judged", shortExpectTimeout.Milliseconds(), report.Got(r))
 		}
 		short = d
 		if took-short >= need {
@@ -93,7 +94,7 @@ func shorterTimeout(p *probe.Probe, sc manifest.Scenario, want, took time.Durati
 		}
 		if try == 1 {
 			o := probe.Failf("%s: the host passed expectTimeoutMs %d, which wins over the %s the expectation polls for without it, but EXPECTATION_FAILED came after %s, against %s without the option (twice): the runtime polled longer than the host asked",
-				sc.Action, shortExpectTimeout.Milliseconds(), want, short.Round(time.Millisecond), took.Round(time.Millisecond)).With(probe.ReceiptEvidence("receipt", r))
+				sc.Action, shortExpectTimeout.Milliseconds(), want, short.Round(time.Millisecond), took.Round(time.Millisecond)).With(report.ReceiptEvidence("receipt", r))
 			return &o, ""
 		}
 	}

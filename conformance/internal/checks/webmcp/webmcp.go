@@ -302,9 +302,9 @@ func ToolNames(p *probe.Probe) probe.Outcome {
 		}
 		judged = append(judged, "after "+transient.Action.ID+", whose step "+during+" was declared only once the call ran")
 	}
-	ev := []report.Evidence{probe.TextEvidence("judged", judged...)}
+	ev := []report.Evidence{report.TextEvidence("judged", judged...)}
 	if len(notJudged) > 0 {
-		ev = append(ev, probe.TextEvidence("not judged", notJudged...))
+		ev = append(ev, report.TextEvidence("not judged", notJudged...))
 	}
 	return probe.Pass().With(ev...)
 }
@@ -335,7 +335,7 @@ func toolsAfter(p *probe.Probe, e *probe.Exercised, why string) *probe.Outcome {
 		return &o
 	}
 	if r := pg.Harness.Do(e.Action.ID, e.Args); !r.Result.OK {
-		o := probe.NotProbed(fmt.Sprintf("%s did not succeed again on a fresh page (%s)", e.Action.ID, probe.Got(r)))
+		o := probe.NotProbed(fmt.Sprintf("%s did not succeed again on a fresh page (%s)", e.Action.ID, report.Got(r)))
 		return &o
 	}
 	pr, err := toolsInStep(pg)
@@ -450,11 +450,11 @@ func Result(p *probe.Probe) probe.Outcome {
 		r, pr := resultProblem(c.result)
 		if pr != "" {
 			b, _ := json.Marshal(c.result)
-			return probe.Failf("the tool call %s: %s", c.name, pr).With(probe.TextEvidence("tool result", report.Clip(string(b), report.MaxEvidenceBytes)))
+			return probe.Failf("the tool call %s: %s", c.name, pr).With(report.TextEvidence("tool result", report.Clip(string(b), report.MaxEvidenceBytes)))
 		}
-		judged = append(judged, fmt.Sprintf("%s → %s", c.name, probe.OutcomeCode(r)))
+		judged = append(judged, fmt.Sprintf("%s → %s", c.name, report.OutcomeCode(r)))
 	}
-	return probe.Pass().With(probe.TextEvidence("tool calls judged", judged...))
+	return probe.Pass().With(report.TextEvidence("tool calls judged", judged...))
 }
 
 // FoldedTools: a folded tool requires a string record, and a raw
@@ -491,7 +491,7 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 	req, _ := in["required"].([]any)
 	if record == nil || record["type"] != "string" || !slices.Contains(req, any("record")) {
 		b, _ := json.Marshal(t.InputSchema)
-		return probe.Failf("the folded tool %s does not require a string record in its input schema", row.Tool).With(probe.TextEvidence("input schema", string(b)))
+		return probe.Failf("the folded tool %s does not require a string record in its input schema", row.Tool).With(report.TextEvidence("input schema", string(b)))
 	}
 	c := callRaw(pg, row.Tool, map[string]any{"record": row.Record})
 	if c.err != nil {
@@ -503,7 +503,7 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 	}
 	if r.Result.Action.ID != row.ID {
 		return probe.Failf("the tool call %s with record %q ran %q, want the declared action %s", row.Tool, row.Record, r.Result.Action.ID, row.ID).
-			With(probe.ReceiptEvidence("receipt", r))
+			With(report.ReceiptEvidence("receipt", r))
 	}
 	// The row action runs with the call's other members, record not
 	// among them (§6.4): where it asks for confirmation, the request
@@ -544,10 +544,10 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 					return probe.Failf("the tool call %s %s: %s (see webmcp.result)", withArgs.Tool, b, pr)
 				case r.Result.Action.ID != withArgs.ID:
 					return probe.Failf("the tool call %s %s ran %q, want the declared action %s", withArgs.Tool, b, r.Result.Action.ID, withArgs.ID).
-						With(probe.ReceiptEvidence("receipt", r))
+						With(report.ReceiptEvidence("receipt", r))
 				case r.Code() == receipt.CodeInvalidParams:
-					return probe.Failf("the tool call %s %s failed INVALID_PARAMS: %s must get the call's other members as its arguments, without record, %s", withArgs.Tool, b, withArgs.ID, probe.Got(r)).
-						With(probe.ReceiptEvidence("receipt", r))
+					return probe.Failf("the tool call %s %s failed INVALID_PARAMS: %s must get the call's other members as its arguments, without record, %s", withArgs.Tool, b, withArgs.ID, report.Got(r)).
+						With(report.ReceiptEvidence("receipt", r))
 				}
 				judged = append(judged, fmt.Sprintf("%s %s → %s, its arguments accepted", withArgs.Tool, b, withArgs.ID))
 			}
@@ -567,12 +567,12 @@ func FoldedTools(p *probe.Probe) probe.Outcome {
 		case pr != "":
 			return probe.Failf("the tool call %s %s: %s (see webmcp.result)", row.Tool, b, pr)
 		case r.Code() != receipt.CodeInvalidParams || r.FailurePhase() != receipt.PhasePreflight || r.Result.Error.Path != "/record":
-			return probe.Failf("the tool call %s %s: a call without a string record must fail INVALID_PARAMS at phase preflight with path /record, %s", row.Tool, b, probe.Got(r)).
-				With(probe.ReceiptEvidence("receipt", r))
+			return probe.Failf("the tool call %s %s: a call without a string record must fail INVALID_PARAMS at phase preflight with path /record, %s", row.Tool, b, report.Got(r)).
+				With(report.ReceiptEvidence("receipt", r))
 		}
 		judged = append(judged, fmt.Sprintf("%s %s → INVALID_PARAMS /record", row.Tool, b))
 	}
-	return probe.Pass().With(probe.TextEvidence("folded calls", judged...))
+	return probe.Pass().With(report.TextEvidence("folded calls", judged...))
 }
 
 // recordNotPassed judges the confirmation requests of row's action the
@@ -589,7 +589,7 @@ func recordNotPassed(pg *probe.Page, row receipt.ActionInfo) *probe.Outcome {
 		if _, ok := c.Request.Args["record"]; ok {
 			b, _ := json.Marshal(c.Request.Args)
 			o := probe.Failf("the tool call %s {record: %q} ran %s with record among its arguments (its confirmation request shows %s): a folded call runs the row action with the call's other members, record not among them", row.Tool, row.Record, row.ID, b).
-				With(probe.ConfirmationEvidence([]glasstest.ConfirmationRecord{c}))
+				With(report.ConfirmationEvidence([]glasstest.ConfirmationRecord{c}))
 			return &o
 		}
 	}
@@ -620,7 +620,7 @@ func foldedNames(s *receipt.Snapshot, tools map[string]playwright.WebMCPTool) *p
 			names := slices.Sorted(maps.Keys(tools))
 			o := probe.Failf("the per-row action %s must be folded into the tool %s, but its descriptor names the tool %q and %s registered",
 				a.ID, want, a.Tool, map[bool]string{true: want + " is", false: "no tool " + want + " is"}[ok]).
-				With(probe.TextEvidence("registered tools", names...))
+				With(report.TextEvidence("registered tools", names...))
 			return &o
 		}
 	}
@@ -647,10 +647,10 @@ func Agrees(p *probe.Probe) probe.Outcome {
 	compare := func(what string, a, b *receipt.Receipt, own map[string]bool) *probe.Outcome {
 		if d := receiptDifference(a, b, own); d != "" {
 			o := probe.Failf("%s: the receipts over the bridge and over WebMCP differ: %s (the same call on two fresh pages; if the page's loads share one store, other pages' calls make them differ too: docs/runtime.md, \"Seeding data for tests\")", what, d).
-				With(probe.ReceiptEvidence("over the bridge", a), probe.ReceiptEvidence("over WebMCP", b))
+				With(report.ReceiptEvidence("over the bridge", a), report.ReceiptEvidence("over WebMCP", b))
 			return &o
 		}
-		judged = append(judged, what+" → "+probe.OutcomeCode(a))
+		judged = append(judged, what+" → "+report.OutcomeCode(a))
 		return nil
 	}
 	plan, _ := p.ExercisePlan()
@@ -665,7 +665,7 @@ func Agrees(p *probe.Probe) probe.Outcome {
 		}
 		if !a.ByRuntime || !b.ByRuntime {
 			// A harness receipt is no runtime's answer to compare.
-			notCompared = append(notCompared, fmt.Sprintf("%s: the harness wrote the receipt (bridge: %s; webmcp: %s)", pl.Action.ID, probe.Got(a.Receipt), probe.Got(b.Receipt)))
+			notCompared = append(notCompared, fmt.Sprintf("%s: the harness wrote the receipt (bridge: %s; webmcp: %s)", pl.Action.ID, report.Got(a.Receipt), report.Got(b.Receipt)))
 			continue
 		}
 		var own map[string]bool
@@ -728,11 +728,11 @@ func Agrees(p *probe.Probe) probe.Outcome {
 		}
 	}
 	if len(judged) == 0 {
-		return probe.NotProbed("no call could be made over both transports").With(p.PlanNotes()...).With(probe.TextEvidence("not compared", notCompared...))
+		return probe.NotProbed("no call could be made over both transports").With(p.PlanNotes()...).With(report.TextEvidence("not compared", notCompared...))
 	}
-	res := probe.Pass().With(probe.TextEvidence("calls compared", judged...))
+	res := probe.Pass().With(report.TextEvidence("calls compared", judged...))
 	if len(notCompared) > 0 {
-		res = res.With(probe.TextEvidence("not compared", notCompared...))
+		res = res.With(report.TextEvidence("not compared", notCompared...))
 	}
 	return res
 }
