@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +106,7 @@ func TestSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 		{"record: a bad URL", []string{"surface", "--url", "ftp://x/", "-o", filepath.Join(dir, "s.json")}, `glass-conformance surface: --url "ftp://x/": want an http or https URL`},
 		{"record: over an existing file", []string{"surface", "--url", "http://127.0.0.1:1/", "-o", existing},
 			`glass-conformance surface: "` + existing + `" exists: compare the page with it (record to another file, then glass-conformance surface diff ` + existing + ` NEW), or pass --update to rewrite it`},
-		{"record: into a directory", []string{"surface", "-o", dir}, `glass-conformance surface: -o "` + dir + `": not a regular file`},
+		{"record: into a directory", []string{"surface", "-o", dir}, `glass-conformance surface: -o "` + dir + `": not a regular file (a directory)`},
 	}
 	if fifo := filepath.Join(dir, "fifo"); haveFIFO(t, fifo) {
 		cases = append(cases,
@@ -118,7 +119,14 @@ func TestSurfaceBadInputIsOneLineAndExit2(t *testing.T) {
 				name string
 				args []string
 				err  string
-			}{"record: into a FIFO", []string{"surface", "-o", fifo}, `glass-conformance surface: -o "` + fifo + `": not a regular file`})
+			}{"record: into a FIFO", []string{"surface", "-o", fifo}, `glass-conformance surface: -o "` + fifo + `": not a regular file (a named pipe)`})
+	}
+	if _, err := os.Stat("/proc/self/comm"); err == nil && runtime.GOOS == "linux" {
+		cases = append(cases, struct {
+			name string
+			args []string
+			err  string
+		}{"record: into a file the kernel makes up", []string{"surface", "-o", "/proc/self/comm", "--update"}, `glass-conformance surface: -o "/proc/self/comm": not a regular file (a file the kernel makes up)`})
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		cases = append(cases, struct {
