@@ -61,10 +61,14 @@ func openReports(paths ...[2]string) (*reportFiles, error) {
 		}
 		rf := reportFile{flag: flag}
 		st, err := os.Stat(p)
+		var not string
+		if err == nil {
+			not = readlimit.NotPlain(p, st)
+		}
 		switch {
-		case err == nil && readlimit.NotPlain(p, st) != "":
+		case not != "":
 			r.abandon()
-			return nil, fmt.Errorf("%s %q: not a regular file (%s)", flag, p, readlimit.NotPlain(p, st))
+			return nil, fmt.Errorf("%s %q: not a regular file (%s)", flag, p, not)
 		case err == nil:
 			rf.f, err = os.OpenFile(p, os.O_WRONLY, 0)
 		case errors.Is(err, fs.ErrNotExist):

@@ -301,10 +301,6 @@ func (s *Slot) Isolated(fn string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := cdp.Send("Page.getFrameTree", nil)
-	if err != nil {
-		return nil, err
-	}
 	var frame struct {
 		FrameTree struct {
 			Frame struct {
@@ -312,21 +308,13 @@ func (s *Slot) Isolated(fn string) (any, error) {
 			} `json:"frame"`
 		} `json:"frameTree"`
 	}
-	if err := remarshal(tree, &frame); err != nil {
-		return nil, err
-	}
-	world, err := cdp.Send("Page.createIsolatedWorld", map[string]any{"frameId": frame.FrameTree.Frame.ID, "worldName": "glass-witness"})
-	if err != nil {
+	if err := send(cdp, "Page.getFrameTree", nil, &frame); err != nil {
 		return nil, err
 	}
 	var ctx struct {
 		ID int `json:"executionContextId"`
 	}
-	if err := remarshal(world, &ctx); err != nil {
-		return nil, err
-	}
-	res, err := cdp.Send("Runtime.evaluate", map[string]any{"expression": "(" + fn + ")()", "contextId": ctx.ID, "returnByValue": true})
-	if err != nil {
+	if err := send(cdp, "Page.createIsolatedWorld", map[string]any{"frameId": frame.FrameTree.Frame.ID, "worldName": "glass-witness"}, &ctx); err != nil {
 		return nil, err
 	}
 	var out struct {
@@ -340,7 +328,7 @@ func (s *Slot) Isolated(fn string) (any, error) {
 			} `json:"exception"`
 		} `json:"exceptionDetails"`
 	}
-	if err := remarshal(res, &out); err != nil {
+	if err := send(cdp, "Runtime.evaluate", map[string]any{"expression": "(" + fn + ")()", "contextId": ctx.ID, "returnByValue": true}, &out); err != nil {
 		return nil, err
 	}
 	if out.Exception != nil {
@@ -349,13 +337,17 @@ func (s *Slot) Isolated(fn string) (any, error) {
 	return out.Result.Value, nil
 }
 
-// remarshal decodes a DevTools answer into v.
-func remarshal(in any, v any) error {
-	b, err := json.Marshal(in)
+// send sends a DevTools command and decodes its answer into out.
+func send(cdp playwright.CDPSession, method string, params map[string]any, out any) error {
+	res, err := cdp.Send(method, params)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(b, v)
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
 }
 
 // Keeps tells whether the HTTP cache may keep a response, of a request of
