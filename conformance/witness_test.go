@@ -86,3 +86,67 @@ func TestTheRenderedPageWitnessReadsWhatThePageShows(t *testing.T) {
 		t.Errorf("the reading of a hidden body is %q (%v), want %q", v, err, "- body [not shown]")
 	}
 }
+
+// quietPage changes its DOM on request: every 100 ms for a while (by
+// timers), or on every animation frame up to a count, and counts the
+// frames its own requestAnimationFrame saw.
+const quietPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Quiet</title>
+<script src="/glass-runtime.js"></script></head><body>
+<p id="out">0</p>
+<script>
+  glassRuntime.define({ page: () => ({ id: "quiet", title: "Quiet" }), actions: () => [] });
+  window.byTimers = (n) => { let i = 0; const id = setInterval(() => { out.textContent = String(++i); if (i >= n) clearInterval(id); }, 100); };
+  window.byFrames = (n) => { let i = 0; const f = () => { i++; if (i === n) out.textContent = "frame " + i; else requestAnimationFrame(f); }; requestAnimationFrame(f); };
+</script>
+</body></html>`
+
+// TestTheQuietWaitOutlastsTheLastChange: the harness's settle wait
+// (pagewatch.Quiet, what verify.settle judges against) ends no sooner than
+// its quiet window after the page's last change, and not before the page
+// has drawn its frames since that change: the frames it requests stop once
+// counted, and start again at the next change.
+func TestTheQuietWaitOutlastsTheLastChange(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle(sdk.Path, sdk.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(quietPage))
+	})
+	pg, err := glasstest.OpenPage(browser(t), serve(t, mux))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	wait := func(start string, quietMs, frames int) time.Duration {
+		t.Helper()
+		if start != "" {
+			if _, err := pg.Evaluate(start, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t0 := time.Now()
+		if _, err := pg.EvaluateWithin(20*time.Second, pagewatch.Quiet, []any{quietMs, frames, 15000, nil}); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	// Eight changes 100 ms apart: the window starts again at each.
+	if d := wait("() => byTimers(8)", 300, 2); d < 1000*time.Millisecond {
+		t.Errorf("the quiet wait ended %v after a page that changes for 800 ms started, want at least 800 ms + the 300 ms window", d)
+	}
+	out, err := pg.Evaluate("() => out.textContent", nil)
+	if err != nil || out != "8" {
+		t.Errorf("the page's last change had not happened when the wait ended: %v (%v)", out, err)
+	}
+	// A change on the page's 20th frame, after the wait counted its 5
+	// frames and stopped asking for more: the change starts the count
+	// again, and the wait ends after the change, well within its bound.
+	if d := wait("() => byFrames(20)", 300, 5); d > 10*time.Second {
+		t.Errorf("the quiet wait took %v: the change after its frames were counted did not start the count again", d)
+	}
+	out, err = pg.Evaluate("() => out.textContent", nil)
+	if err != nil || out != "frame 20" {
+		t.Errorf("the wait ended before the page's change on its 20th frame: %v (%v)", out, err)
+	}
+}

@@ -93,12 +93,20 @@ const Quiet = `([quietMs, quietFrames, maxMs, masks]) => new Promise((resolve) =
     const el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
     return el && (masks || []).some((m) => { const x = document.body && maskFind(document.body, m); return x && x.contains(el); });
   };
-  const mo = new MutationObserver((records) => { if (records.some((r) => !own(r))) { last = performance.now(); frames = 0; } });
+  // Frames are counted from the last change until quietFrames: each
+  // requested frame costs the renderer a whole one, so the count stops
+  // there and starts again at the next change.
+  let waiting = false;
+  const onFrame = () => {
+    waiting = false;
+    if (done) return;
+    frames++;
+    if (frames < quietFrames) { waiting = true; requestAnimationFrame(onFrame); }
+  };
+  const count = () => { if (counting && !waiting && !done) { waiting = true; requestAnimationFrame(onFrame); } };
+  const mo = new MutationObserver((records) => { if (records.some((r) => !own(r))) { last = performance.now(); frames = 0; count(); } });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  if (counting) {
-    const onFrame = () => { if (!done) { frames++; requestAnimationFrame(onFrame); } };
-    requestAnimationFrame(onFrame);
-  }
+  count();
   const tick = () => {
     const now = performance.now();
     if ((now - last >= quietMs && (!counting || frames >= quietFrames)) || now - start >= maxMs) {
