@@ -85,6 +85,9 @@ func shorterTimeout(p *probe.Probe, sc manifest.Scenario, want, took time.Durati
 			o := probe.Broken(err)
 			return &o, ""
 		}
+		if o := pollsPastAfter(sc, shortExpectTimeout, r, d, took); o != nil {
+			return o, ""
+		}
 		if r.Code() != receipt.CodeExpectationFailed {
 			return nil, line + fmt.Sprintf("; with expectTimeoutMs %d: %s, not judged", shortExpectTimeout.Milliseconds(), report.Got(r))
 		}
@@ -116,4 +119,39 @@ func timedFailure(p *probe.Probe, sc manifest.Scenario, want, expect time.Durati
 	start := time.Now()
 	r := pg.Do(sc.Action, p.ScenarioArgs(sc), opts...)
 	return r, time.Since(start), nil
+}
+
+// pollsPast judges r, the receipt of sc called with expectTimeoutMs
+// expect, which took d: when the host's own bound ended the call
+// (CALL_TIMEOUT, expect and the call bound after it started), sc is
+// called once more without the option, and a call that then ends
+// EXPECTATION_FAILED shows the runtime polled past the timeout the host
+// asked (an option read as seconds, say), where it MUST report the
+// failure (verify.default-timeout, verify.expectation-failed). Nil
+// otherwise, and when the call without the option does not fail so
+// either: the option is then not what kept the call going.
+func pollsPast(p *probe.Probe, sc manifest.Scenario, expect time.Duration, r *receipt.Receipt, d time.Duration) *probe.Outcome {
+	if r.Code() != receipt.CodeCallTimeout {
+		return nil
+	}
+	want := probeExpectTimeout
+	if sc.DeclaredTimeoutMs != nil {
+		want = max(time.Duration(*sc.DeclaredTimeoutMs)*time.Millisecond, defaultExpectTimeout)
+	}
+	plain, took, err := timedFailure(p, sc, want, 0)
+	if err != nil || plain.Code() != receipt.CodeExpectationFailed {
+		return nil
+	}
+	return pollsPastAfter(sc, expect, r, d, took)
+}
+
+// pollsPastAfter is pollsPast once the call without the option is known
+// to have ended EXPECTATION_FAILED after took.
+func pollsPastAfter(sc manifest.Scenario, expect time.Duration, r *receipt.Receipt, d, took time.Duration) *probe.Outcome {
+	if r.Code() != receipt.CodeCallTimeout {
+		return nil
+	}
+	o := probe.Failf("%s: the host passed expectTimeoutMs %d, and the call had not ended EXPECTATION_FAILED %s after it started, when the host's bound ended it (CALL_TIMEOUT); without the option it ended EXPECTATION_FAILED after %s: the runtime polled the expectation long past the timeout the host asked",
+		sc.Action, expect.Milliseconds(), d.Round(time.Millisecond), took.Round(time.Millisecond)).With(report.ReceiptEvidence("receipt", r))
+	return &o
 }
