@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,19 +119,19 @@ func TestTheQuietWaitOutlastsTheLastChange(t *testing.T) {
 	defer pg.Close()
 	wait := func(start string, quietMs, frames int) time.Duration {
 		t.Helper()
+		t0 := time.Now() // before the page's timers start: d only grows with a slow round trip
 		if start != "" {
 			if _, err := pg.Evaluate(start, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		t0 := time.Now()
 		if _, err := pg.EvaluateWithin(20*time.Second, pagewatch.Quiet, []any{quietMs, frames, 15000, nil}); err != nil {
 			t.Fatal(err)
 		}
 		return time.Since(t0)
 	}
 	// Eight changes 100 ms apart: the window starts again at each.
-	if d := wait("() => byTimers(8)", 300, 2); d < 1000*time.Millisecond {
+	if d := wait("() => byTimers(8)", 300, 2); d < 1100*time.Millisecond {
 		t.Errorf("the quiet wait ended %v after a page that changes for 800 ms started, want at least 800 ms + the 300 ms window", d)
 	}
 	out, err := pg.Evaluate("() => out.textContent", nil)
@@ -140,11 +142,21 @@ func TestTheQuietWaitOutlastsTheLastChange(t *testing.T) {
 	// its 3 frames and stopped asking for more: the change starts the
 	// count again, and the wait ends a window after it, well within its
 	// bound.
-	if d := wait("() => setTimeout(() => { out.textContent = 'late'; }, 400)", 1000, 3); d < 1300*time.Millisecond || d > 10*time.Second {
+	if d := wait("() => setTimeout(() => { out.textContent = 'late'; }, 400)", 1000, 3); d < 1400*time.Millisecond || d > 10*time.Second {
 		t.Errorf("the quiet wait took %v after a change 400 ms in, want at least 400 ms + the 1 s window and far less than its 15 s bound (the change after its frames were counted must start the count again)", d)
 	}
 	out, err = pg.Evaluate("() => out.textContent", nil)
 	if err != nil || out != "late" {
 		t.Errorf("the wait ended before the page's change 400 ms in: %v (%v)", out, err)
+	}
+	// A change 200 ms in, inside a window of 10 ms: the 30 frames decide,
+	// counted from the change, not from the start. The page counts its
+	// own frames from the change; the wait's are the same frames.
+	if d := wait("() => setTimeout(() => { out.textContent = 'framed'; window.drawn = 0; const f = () => { if (++window.drawn < 200) requestAnimationFrame(f); }; requestAnimationFrame(f); }, 200)", 10, 30); d > 10*time.Second {
+		t.Errorf("the quiet wait took %v: the change after its frames were counted must start the count again", d)
+	}
+	drawn, err := pg.Evaluate("() => String(window.drawn)", nil)
+	if n, convErr := strconv.Atoi(fmt.Sprint(drawn)); err != nil || convErr != nil || n < 30 {
+		t.Errorf("the wait ended when the page had drawn %v frames since its change, want 30 (%v)", drawn, err)
 	}
 }

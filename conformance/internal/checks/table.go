@@ -6,6 +6,7 @@ import (
 
 	"github.com/glassworks/glass/conformance/internal/checks/calls"
 	"github.com/glassworks/glass/conformance/internal/checks/data"
+	"github.com/glassworks/glass/conformance/internal/checks/expectwait"
 	"github.com/glassworks/glass/conformance/internal/checks/fidelity"
 	"github.com/glassworks/glass/conformance/internal/checks/host"
 	"github.com/glassworks/glass/conformance/internal/checks/page"
@@ -110,7 +111,7 @@ var Table = map[string]Check{
 	"reveal.after-confirmation": {Run: stages.RevealAfterConfirmation},
 	"reveal.second-check":       {Run: stages.RevealSecondCheck},
 	"changed.window":            {Run: stages.ChangedWindow},
-	"verify.default-timeout":    {Run: stages.DefaultTimeout},
+	"verify.default-timeout":    {Run: expectwait.DefaultTimeout},
 	"verify.expectation-timing": {Run: stages.ExpectationTiming},
 	"verify.settle":             {Run: stages.Settle},
 

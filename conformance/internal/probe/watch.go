@@ -120,8 +120,8 @@ func (pg *Page) ReadTimeline() (Timeline, error) {
 	return t, nil
 }
 
-// The harness's own settle wait: no DOM change for QuietFor and 20
-// animation frames, QuietMax at most.
+// The harness's own settle wait: no DOM change for QuietFor and for 20
+// animation frames since the last change, QuietMax at most.
 const (
 	QuietFor = 500 * time.Millisecond
 	QuietMax = 5 * time.Second

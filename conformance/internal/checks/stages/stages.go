@@ -584,70 +584,15 @@ func ChangedWindow(p *probe.Probe) probe.Outcome {
 	return o.With(p.PlanNotes()...)
 }
 
-// ---- waiting: the expectation's timeout, settling --------------------------------
-
-// probeExpectTimeout is the expectation timeout the probe asks for: well
-// above the two-second default, so that a runtime that ignores it, or
-// does not wait at all, answers visibly sooner.
-const probeExpectTimeout = 6 * time.Second
-
-// DefaultTimeout calls the manifest's expectationFailures with
-// options.expectTimeoutMs set: EXPECTATION_FAILED may come only once that
-// long has passed. (Only the lower bound is judged from how long a call
-// took: a slow machine makes a call longer, never shorter. A call the
-// host's own bound ended, where the same call without the option ends
-// EXPECTATION_FAILED, polled past the timeout the host asked: pollsPast.)
-func DefaultTimeout(p *probe.Probe) probe.Outcome {
-	scs := p.Manifest().ExpectationFailures
-	if len(scs) == 0 {
-		return probe.NotProbed("needs a manifest entry under expectationFailures (see docs/manifest.md)")
-	}
-	// An entry whose expectation declares a timeout of its own, when there
-	// is one: expectTimeoutMs must override it (a runtime that prefers the
-	// declared timeout fails sooner than the host asked).
-	sc := scs[0]
-	for _, x := range scs {
-		if x.DeclaredTimeoutMs != nil && *x.DeclaredTimeoutMs > 0 {
-			sc = x
-			break
-		}
-	}
-	pg, err := p.Open(sc.URL, glasstest.Approve())
-	if err != nil {
-		return probe.Broken(err)
-	}
-	start := time.Now()
-	r := pg.Do(sc.Action, p.ScenarioArgs(sc), glasstest.ExpectTimeout(probeExpectTimeout), glasstest.Timeout(probeExpectTimeout+p.CallTimeout()))
-	took := time.Since(start)
-	if o := pollsPast(p, sc, probeExpectTimeout, r, took); o != nil {
-		return *o
-	}
-	if r.Code() != receipt.CodeExpectationFailed {
-		return probe.NotProbed(fmt.Sprintf("%s (manifest expectationFailures) did not fail EXPECTATION_FAILED: %s (see verify.expectation-failed)", sc.Action, report.Got(r)))
-	}
-	if took < probeExpectTimeout {
-		return probe.Failf("%s: the host passed expectTimeoutMs %d, but EXPECTATION_FAILED came after %s: the runtime did not poll the expectation for the timeout the host asked",
-			sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond)).With(report.ReceiptEvidence("receipt", r))
-	}
-	timing := []string{fmt.Sprintf("%s: expectTimeoutMs %d; EXPECTATION_FAILED after %s", sc.Action, probeExpectTimeout.Milliseconds(), took.Round(time.Millisecond))}
-	// Without the option, each entry's own timeout (the first three).
-	for _, x := range scs[:min(len(scs), 3)] {
-		if o, line := declaredTimeout(p, x); o != nil {
-			return *o
-		} else if line != "" {
-			timing = append(timing, x.Action+": "+line)
-		}
-	}
-	return probe.Pass().With(report.TextEvidence("timing", timing...))
-}
+// ---- waiting: settling ------------------------------------------------------------
 
 // Settle judges every write of the exercise once the page has gone quiet
 // after it (the harness's own settle wait: no DOM change for 500 ms and
-// 20 animation frames, 5 s at most): the receipt's changed — records
-// added, removed and updated, state views, actions, feedback — must
-// already show what the page settled on, from the runtime's before
-// window, so that work the handler started and the page finished later
-// was waited for.
+// for 20 animation frames since the last change, 5 s at most): the
+// receipt's changed — records added, removed and updated, state views,
+// actions, feedback — must already show what the page settled on, from
+// the runtime's before window, so that work the handler started and the
+// page finished later was waited for.
 func Settle(p *probe.Probe) probe.Outcome {
 	var judged, notJudged []string
 	var o *probe.Outcome
