@@ -43,23 +43,31 @@ const renderedPage = `<!doctype html>
 </script>
 </body></html>`
 
+// openSDKPage serves html, with the SDK's runtime beside it, and opens it
+// in a fresh page closed when the test ends.
+func openSDKPage(t *testing.T, html string) *glasstest.Page {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(sdk.Path, sdk.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(html))
+	})
+	pg, err := glasstest.OpenPage(browser(t), serve(t, mux))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pg.Close() })
+	return pg
+}
+
 // TestTheRenderedPageWitnessReadsWhatThePageShows: the second witness of
 // refusals and removals (pagewatch.Rendered) lists the text a user sees —
 // in open shadow roots and slots too — and leaves out what is not
 // rendered, invisible or hidden from assistive technology, whatever the
 // page did to the built-ins of its own world.
 func TestTheRenderedPageWitnessReadsWhatThePageShows(t *testing.T) {
-	mux := http.NewServeMux()
-	mux.Handle(sdk.Path, sdk.Handler())
-	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(renderedPage))
-	})
-	pg, err := glasstest.OpenPage(browser(t), serve(t, mux))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	pg := openSDKPage(t, renderedPage)
 	v, err := pg.EvaluateIsolated(10*time.Second, pagewatch.Rendered)
 	if err != nil {
 		t.Fatal(err)
@@ -106,17 +114,7 @@ const quietPage = `<!doctype html>
 // has drawn its frames since that change: the frames it requests stop once
 // counted, and start again at the next change.
 func TestTheQuietWaitOutlastsTheLastChange(t *testing.T) {
-	mux := http.NewServeMux()
-	mux.Handle(sdk.Path, sdk.Handler())
-	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(quietPage))
-	})
-	pg, err := glasstest.OpenPage(browser(t), serve(t, mux))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	pg := openSDKPage(t, quietPage)
 	wait := func(start string, quietMs, frames int) time.Duration {
 		t.Helper()
 		t0 := time.Now() // before the page's timers start: d only grows with a slow round trip
