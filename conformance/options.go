@@ -102,10 +102,13 @@ func WithCallTimeout(d time.Duration) Option {
 	}
 }
 
-// DefaultParallel is how many checks Run runs side by side: probes spend
-// most of their time waiting for the browser, so two overlap well even on
-// a small machine.
-const DefaultParallel = 2
+// DefaultParallel is how many checks Run runs side by side (and how many
+// shared probes it computes ahead): probes spend most of their time
+// waiting for the browser, so four overlap well even on a small machine.
+// On two cores, a run against the Todo example took 35 s with two and
+// 23 s with four, at the same CPU; six saved one second more
+// (BENCHMARKS.md).
+const DefaultParallel = 4
 
 // WithParallel sets how many checks Run runs side by side (1: one after
 // the other). Verdicts do not depend on it: checks share their probes'
