@@ -22,6 +22,11 @@ const (
 	CallUnusable = report.CallUnusable
 	// CallFailed: the call failed after its target was resolved.
 	CallFailed = report.CallFailed
+	// CallCancelled: the call succeeded, but the page's own confirm()
+	// dialog was cancelled during it (CallFinding.Cancelled quotes it): no
+	// call in flight had its confirmation approved, so what the dialog
+	// guards did not run.
+	CallCancelled = report.CallCancelled
 )
 
 // WithCallFindings makes the run call every available action once (a

@@ -199,7 +199,7 @@ func (p *Page) judge(id, execID string, r *receipt.Receipt, byRuntime bool, s se
 	if !s.noExecutionID && r.ExecutionID != execID {
 		c.r = harnessReceipt(id, execID, receipt.CodeExecutionMismatch, fmt.Sprintf(
 			"the runtime answered with the receipt of execution %q, not of this call's execution %q",
-			clip(r.ExecutionID, 80), execID))
+			receipt.Clip(r.ExecutionID, 80), execID))
 		return c
 	}
 	if r.Code() == receipt.CodeActionNotFound && len(r.Result.Error.Available) == 0 {
@@ -236,7 +236,7 @@ func encodeArgs(id string, args any) (string, error) {
 	case string:
 		if !json.Valid([]byte(a)) && !opensJSON(a) {
 			return "", fmt.Errorf("glasstest: Do(%q): the string argument %q is not JSON text: Do sends a string as JSON text, unchanged; "+
-				"send arguments as a map or a struct (map[string]any{...}), or malformed input as json.RawMessage", clip(id, 80), clip(a, 80))
+				"send arguments as a map or a struct (map[string]any{...}), or malformed input as json.RawMessage", receipt.Clip(id, 80), receipt.Clip(a, 80))
 		}
 		return a, nil
 	case []byte:
@@ -246,7 +246,7 @@ func encodeArgs(id string, args any) (string, error) {
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		return "", fmt.Errorf("glasstest: Do(%q): the arguments (%T) cannot be sent as JSON: %w", clip(id, 80), args, err)
+		return "", fmt.Errorf("glasstest: Do(%q): the arguments (%T) cannot be sent as JSON: %w", receipt.Clip(id, 80), args, err)
 	}
 	return string(b), nil
 }
@@ -262,7 +262,3 @@ func opensJSON(s string) bool {
 // in a message of its own (a thrown message, a protocol name, an execution
 // id). The page bounds it too, but with built-ins it can replace.
 const maxPageText = receipt.MaxTextChars
-
-// clip keeps at most n bytes of s, cut at a character boundary, with "…"
-// when it cut.
-func clip(s string, n int) string { return receipt.Clip(s, n) }

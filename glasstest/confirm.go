@@ -143,7 +143,7 @@ func (p *Page) VerifyConfirmations(r *receipt.Receipt) error {
 	exec, known := p.issuedExecution(r)
 	p.mu.Unlock()
 	if !known {
-		return fmt.Errorf("glasstest: verify confirmations: the receipt is of execution %q, which this page never issued", clip(r.ExecutionID, 80))
+		return fmt.Errorf("glasstest: verify confirmations: the receipt is of execution %q, which this page never issued", receipt.Clip(r.ExecutionID, 80))
 	}
 	if err := p.hostLog.Verify(exec, r); err != nil {
 		return fmt.Errorf("glasstest: confirmations do not match the host's record: %w", err)

@@ -69,6 +69,7 @@ var _ = Describe("The page's own dialogs", func() {
 		r := page.Do("clear", nil) // a write: the host is not asked, so the page's confirm is cancelled
 		Expect(r.Result.OK).To(BeTrue(), "%s", r)
 		Expect(page.Snapshot().Records.Items).To(HaveLen(2))
+		Expect(page.CancelledConfirms()).To(Equal([]string{"Delete n2?"}))
 		// The spec's output says so, and what to declare instead.
 		Eventually(func() string { return CurrentSpecReport().CapturedGinkgoWriterOutput }).WithTimeout(5 * time.Second).Should(
 			ContainSubstring(`glass: the page's confirm("Delete n2?") was cancelled: no call in flight had its confirmation approved by the host. An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)`))
@@ -78,6 +79,7 @@ var _ = Describe("The page's own dialogs", func() {
 		page := glasstest.Open(dialogServer(), glasstest.Approve())
 		Expect(page.Do("delete@n1", nil).Result.OK).To(BeTrue())
 		Expect(CurrentSpecReport().CapturedGinkgoWriterOutput).NotTo(ContainSubstring("was cancelled"))
+		Expect(page.CancelledConfirms()).To(BeEmpty())
 	})
 
 	It("closes an alert and cancels a prompt, so no call waits on a dialog", func() {

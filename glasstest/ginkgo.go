@@ -9,8 +9,10 @@ import (
 	"github.com/onsi/ginkgo/v2"
 )
 
-// ConfirmCancelled: a page of Open says so in its spec's output.
+// ConfirmCancelled: the page records it (CancelledConfirms), and a page
+// of Open says so in its spec's output.
 func (o *slotOwner) ConfirmCancelled(msg string) {
+	o.hostLog.AddCancelled(msg)
 	pagepool.TellCancelled(o.settings.spec, ginkgo.GinkgoWriter, msg)
 }
 

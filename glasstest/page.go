@@ -234,6 +234,10 @@ func (p *Page) Receipts() []*receipt.Receipt {
 // Confirmations returns every confirmation request the host received.
 func (p *Page) Confirmations() []ConfirmationRecord { return p.hostLog.Confirmations() }
 
+// CancelledConfirms returns the messages of the page's own confirm()
+// dialogs the host cancelled, in order (docs/troubleshooting.md).
+func (p *Page) CancelledConfirms() []string { return p.hostLog.Cancelled() }
+
 // onHostCall answers the runtime's requests on the host channel.
 func (p *Page) onHostCall(_ *playwright.BindingSource, args ...any) any {
 	answer := func(v any) any {
@@ -350,7 +354,7 @@ func (p *Page) decodeAnswer(id, execID, text string) (*receipt.Receipt, bool) {
 		if errors.Is(err, receipt.ErrOtherProtocol) {
 			code = receipt.CodeProtocolMismatch
 		}
-		return harnessReceipt(id, execID, code, clip(err.Error(), maxPageText)), false
+		return harnessReceipt(id, execID, code, receipt.Clip(err.Error(), maxPageText)), false
 	}
 	return r, true
 }

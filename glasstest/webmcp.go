@@ -58,13 +58,13 @@ func (p *Page) doWebMCP(id, argsJSON, execID string, options map[string]any, s s
 		}
 		r, _ := p.toReceipt(id, execID, nil, err, navBefore)
 		if r.Code() == receipt.CodeTransportFailed {
-			r.Result.Error.Message = clip(pagejs.FirstLine(err.Error()), maxPageText)
+			r.Result.Error.Message = receipt.Clip(pagejs.FirstLine(err.Error()), maxPageText)
 		}
 		return r, false
 	}
 	text, err := receipt.ToolResultText(v)
 	if err != nil {
-		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, "the WebMCP tool result: "+clip(err.Error(), maxPageText)), false
+		return harnessReceipt(id, execID, receipt.CodeReceiptInvalid, "the WebMCP tool result: "+receipt.Clip(err.Error(), maxPageText)), false
 	}
 	return p.toReceipt(id, execID, text, nil, navBefore)
 }

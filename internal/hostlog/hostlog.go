@@ -27,6 +27,9 @@ type Log struct {
 	// tickets maps an approval's ticket to its index in confirmations.
 	tickets  map[string]int
 	handoffs []receipt.HandoffRecord
+	// cancelled holds the messages of the page's own confirm() dialogs the
+	// host cancelled (AddCancelled).
+	cancelled []string
 }
 
 // ConfirmationsFull reports whether the log holds MaxRecords confirmation
@@ -91,4 +94,26 @@ func (l *Log) Handoffs() []receipt.HandoffRecord {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]receipt.HandoffRecord(nil), l.handoffs...)
+}
+
+// AddCancelled records the message of a confirm() dialog of the page's own
+// that the host cancelled, cut to MaxCancelledBytes; a full log keeps
+// MaxRecords.
+func (l *Log) AddCancelled(message string) {
+	message = receipt.Clip(message, MaxCancelledBytes)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.cancelled) < MaxRecords {
+		l.cancelled = append(l.cancelled, message)
+	}
+}
+
+// MaxCancelledBytes bounds each message AddCancelled keeps.
+const MaxCancelledBytes = 200
+
+// Cancelled returns a copy of the messages AddCancelled recorded, in order.
+func (l *Log) Cancelled() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.cancelled...)
 }

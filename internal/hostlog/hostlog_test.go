@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/glassworks/glass/receipt"
 )
@@ -95,5 +96,22 @@ func TestVerifyJudgesTicketsAgainstTheRecord(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, tc.want)
 		}
+	}
+}
+
+// TestCancelledDialogsAreBounded: each message is cut, and a page that
+// opens dialog after dialog fills the record only up to MaxRecords.
+func TestCancelledDialogsAreBounded(t *testing.T) {
+	var l Log
+	l.AddCancelled(strings.Repeat("é", MaxCancelledBytes))
+	for range MaxRecords + 5 {
+		l.AddCancelled("again?")
+	}
+	got := l.Cancelled()
+	if len(got) != MaxRecords {
+		t.Errorf("%d records, want %d", len(got), MaxRecords)
+	}
+	if len(got[0]) > MaxCancelledBytes+len("…") || !strings.HasSuffix(got[0], "…") || !utf8.ValidString(got[0]) {
+		t.Errorf("first message (%d bytes) not cut to %d at a character boundary: %q", len(got[0]), MaxCancelledBytes, got[0])
 	}
 }

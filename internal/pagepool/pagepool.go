@@ -160,10 +160,12 @@ func (s *Slot) Attach() (playwright.Page, error) {
 				_ = d.Accept()
 				return
 			}
-			_ = d.Dismiss()
+			// Recorded before the page goes on: the call's receipt comes
+			// after it.
 			if o != nil {
 				o.ConfirmCancelled(d.Message())
 			}
+			_ = d.Dismiss()
 		default:
 			_ = d.Dismiss()
 		}

@@ -59,7 +59,7 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			if pr := lateChange(e); pr != "" {
 				late = append(late, fmt.Sprintf("%s over %s: %s", receipt.PrintableID(a.ID), tr, pr))
 			}
-			if r == nil || r.Result.OK || a.StepOnly || steps[a.ID] {
+			if r == nil || (r.Result.OK && len(e.Cancelled) == 0) || a.StepOnly || steps[a.ID] {
 				return true
 			}
 			c := report.CallFinding{Action: a.ID, Transport: tr, Kind: report.CallFailed,
@@ -67,11 +67,17 @@ func callFindings(s *probe.Session, transports []glasstest.Transport) (out []rep
 			if r.Result.Error != nil {
 				c.Message = r.Result.Error.Message
 			}
-			if r.Code() == receipt.CodeActionUnavailable && r.Phase == receipt.PhaseTargetResolution {
+			switch {
+			case r.Result.OK:
+				c.Kind, c.Code, c.Phase = report.CallCancelled, "", ""
+			case r.Code() == receipt.CodeActionUnavailable && r.Phase == receipt.PhaseTargetResolution:
 				c.Kind = report.CallUnusable
 			}
-			// The page's message may quote a probe's secret.
+			// The page's texts may quote a probe's secret.
 			c.Message = report.Clip(s.Hide(report.Finding{Message: c.Message}).Message, report.MaxMessageBytes)
+			if len(e.Cancelled) > 0 {
+				c.Cancelled = report.Clip(s.Hide(report.Finding{Message: e.Cancelled[0]}).Message, report.MaxMessageBytes)
+			}
 			out = append(out, c)
 			return true
 		})

@@ -44,6 +44,9 @@ type Exercised struct {
 	Timeline *Timeline
 	// Runs is the page's count of its handlers' runs around the call.
 	Runs RunsAround
+	// Cancelled is the messages of the page's own confirm() dialogs the
+	// host cancelled from the call on (the page's load's left out).
+	Cancelled []string
 }
 
 // Planned is one call the exercise may make.
@@ -224,6 +227,7 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	}
 	var r *receipt.Receipt
 	var byRuntime bool
+	loaded := len(pg.Harness.CancelledConfirms())
 	runs := pg.Around(func() { r, byRuntime = pg.DoAnswered(pl.Action.ID, pl.Args) })
 	if err := pg.Navigated(); err != nil {
 		return nil, err
@@ -257,7 +261,7 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	} else if r.Result.OK && domWitness && pg.WaitQuiet() == nil {
 		e.Settled, _ = pg.Witness(false) // a read's note; nil where its page navigated
 	}
-	e.Confirmations = pg.Harness.Confirmations()
+	e.Confirmations, e.Cancelled = pg.Harness.Confirmations(), pg.Harness.CancelledConfirms()[loaded:]
 	return e, nil
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/glassworks/glass/glasstest"
@@ -22,6 +23,11 @@ const (
 	// CallFailed: the snapshot lists the action as available, and the call
 	// failed after its target was resolved.
 	CallFailed CallKind = "failed"
+	// CallCancelled: the call succeeded, but the page's own confirm()
+	// dialog was cancelled during it, as no call in flight had its
+	// confirmation approved by the host: what the dialog guards did not
+	// run (an action whose button asks the user declared write or read).
+	CallCancelled CallKind = "cancelled"
 )
 
 // CallFinding is a call that should have worked and did not: the run's
@@ -41,6 +47,9 @@ type CallFinding struct {
 	Phase    string `json:"phase,omitempty"`
 	// Message is the page's message of the failure (page-provided text).
 	Message string `json:"message,omitempty"`
+	// Cancelled is the message of the first confirm() dialog of the
+	// page's own that was cancelled during the call (page-provided text).
+	Cancelled string `json:"cancelled,omitempty"`
 }
 
 // String is the finding's line in a summary: the words of init's.
@@ -56,10 +65,21 @@ func (c CallFinding) String() string {
 	if c.Message != "" {
 		detail += ": " + c.Message
 	}
-	if c.Kind == CallUnusable {
-		return fmt.Sprintf("%s: available, but %s could not make it usable: %s", receipt.PrintableID(c.Action), call, detail)
+	id := receipt.PrintableID(c.Action)
+	cancelled := fmt.Sprintf("the page's own confirm(%s) was cancelled during it: no call in flight had its confirmation approved by the host. "+
+		"An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)", strconv.Quote(c.Cancelled))
+	switch {
+	case c.Kind == CallCancelled:
+		return fmt.Sprintf("%s: available, and %s succeeded, but %s", id, call, cancelled)
+	case c.Kind == CallUnusable:
+		detail = fmt.Sprintf("%s could not make it usable: %s", call, detail)
+	default:
+		detail = fmt.Sprintf("%s failed: %s", call, detail)
 	}
-	return fmt.Sprintf("%s: available, but %s failed: %s", receipt.PrintableID(c.Action), call, detail)
+	if c.Cancelled != "" {
+		detail += "; " + cancelled
+	}
+	return fmt.Sprintf("%s: available, but %s", id, detail)
 }
 
 // StrictFindings are what glass-conformance run --strict fails on besides

@@ -117,3 +117,24 @@ func TestCallFindingsShowTwoIdsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestACancelledDialogIsNamedInItsFinding: a call that succeeded while the
+// page's own confirm() was cancelled is a finding of its own; a failed
+// call says the dialog was cancelled after its failure. The page's message
+// is quoted, its controls escaped.
+func TestACancelledDialogIsNamedInItsFinding(t *testing.T) {
+	const why = "no call in flight had its confirmation approved by the host. An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)"
+	for _, c := range []struct {
+		f    CallFinding
+		want string
+	}{
+		{CallFinding{Action: "clear", Kind: CallCancelled, Cancelled: "Sure?\n"},
+			`clear: available, and the call succeeded, but the page's own confirm("Sure?\n") was cancelled during it: ` + why},
+		{CallFinding{Action: "clear", Kind: CallFailed, Code: "EXPECTATION_FAILED", Phase: "verification", Message: "the row is still there", Cancelled: "Sure?"},
+			`clear: available, but the call failed: EXPECTATION_FAILED at verification: the row is still there; the page's own confirm("Sure?") was cancelled during it: ` + why},
+	} {
+		if got := c.f.String(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
