@@ -2,6 +2,7 @@ package initgen
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -496,5 +497,32 @@ func TestAPageWithAFlowGetsAFlowFailuresTemplate(t *testing.T) {
 	}
 	if len(m.FlowFailures) != 1 || m.FlowFailures[0].Action != "borrow" || m.FlowFailures[0].Step != 2 {
 		t.Errorf("the template reads back as %+v", m.FlowFailures)
+	}
+}
+
+// TestACallWhosePageDialogWasCancelledIsPending: a write whose button asks
+// confirm() succeeded, but its dialog was cancelled: a finding that quotes
+// the dialog (its controls escaped), and a pending spec saying what to
+// declare.
+func TestACallWhosePageDialogWasCancelledIsPending(t *testing.T) {
+	clear := action(t, `{"id":"clear","description":"Clear the done todos","kind":"element","risk":"write","available":true}`)
+	p := &Plan{URL: "http://127.0.0.1:8471/", Title: "todos", Declared: 1, Records: 2,
+		Specs: []Spec{{Action: clear, ManifestKey: "clear", Got: worked(""), Cancelled: "Clear all?\n\x1b[2J"}}}
+	findings := p.Findings()
+	why := `the page's own confirm("Clear all?\n\x1b[2J") was cancelled during it: no call in flight had its confirmation approved by the host. An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)`
+	if len(findings) != 1 || findings[0].Kind != Cancelled || findings[0].String() != "clear: available, and the call succeeded, but "+why {
+		t.Fatalf("findings = %q, want the clear's cancelled dialog", findings)
+	}
+	files, err := Render(p, Options{Package: "acceptance", RunCommand: "go tool ginkgo"}, parseManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("PIt(%q, func() {", "clear: Clear the done todos (pending: when init called it it succeeded, but "+why+"; once it is declared so, make it an It)"); !strings.Contains(string(files.Actions), want) {
+		t.Errorf("the specs lack\n%s\n\n%s", want, files.Actions)
+	}
+	// Without the dialog the same call is no finding.
+	p.Specs[0].Cancelled = ""
+	if f := p.Findings(); len(f) != 0 {
+		t.Errorf("findings = %q, want none", f)
 	}
 }

@@ -73,11 +73,14 @@ func Observe(b *glasstest.Browser, url string, progress io.Writer) (*Plan, error
 			}
 			opts = append(opts, glasstest.Timeout(StalledTimeout))
 		}
-		got, asked, err := callOnce(b, url, sp, opts...)
+		got, asked, cancelled, err := callOnce(b, url, sp, opts...)
 		if err != nil {
 			return nil, err
 		}
 		sp.Asked = asked
+		if len(cancelled) > 0 {
+			sp.Cancelled = cancelled[0]
+		}
 		if got.Code() == receipt.CodeCallTimeout {
 			silent++
 		} else {
@@ -245,7 +248,7 @@ func hasPlaceholder(v any) bool {
 
 // callOnce makes the spec's call on a fresh page, with the options the
 // generated spec uses, and counts the confirmation requests the host got.
-func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.CallOption) (*receipt.Receipt, int, error) {
+func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.CallOption) (*receipt.Receipt, int, []string, error) {
 	opts := []glasstest.PageOption{glasstest.Trace(false), glasstest.ExpectTimeout(ExpectTimeout)}
 	if sp.Dangerous {
 		opts = append(opts, glasstest.Approve())
@@ -260,7 +263,7 @@ func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.C
 	}
 	page, err := glasstest.OpenPage(b, url, opts...)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	defer page.Close()
 	var a any
@@ -270,8 +273,9 @@ func callOnce(b *glasstest.Browser, url string, sp Spec, callOpts ...glasstest.C
 	case len(sp.Args) > 0:
 		a = sp.Args
 	}
+	loaded := len(page.CancelledConfirms()) // the page's load's own dialogs are not the call's
 	r := page.Do(sp.Action.ID, a, callOpts...)
-	return r, len(page.Confirmations()), nil
+	return r, len(page.Confirmations()), page.CancelledConfirms()[loaded:], nil
 }
 
 // LateQuiet is how long the DOM must stay quiet after the first snapshot

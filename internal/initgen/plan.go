@@ -8,6 +8,7 @@ package initgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/glassworks/glass/receipt"
@@ -78,6 +79,9 @@ type Spec struct {
 	// Asked is how many confirmation requests the host got during the
 	// call init made.
 	Asked int
+	// Cancelled is the message of the first confirm() dialog of the
+	// page's own that the host cancelled during the call (page text), or "".
+	Cancelled string
 }
 
 // FindingKind is what init found wrong with a call.
@@ -95,6 +99,10 @@ const (
 	// NoArgs: init could not build arguments for the call, so the call
 	// proves nothing.
 	NoArgs
+	// Cancelled: the call succeeded, but the page's own confirm() dialog
+	// was cancelled during it (the host was asked for no approval it could
+	// give), so what the dialog guards did not run.
+	Cancelled
 )
 
 func (k FindingKind) String() string {
@@ -105,6 +113,8 @@ func (k FindingKind) String() string {
 		return "failed"
 	case NoArgs:
 		return "no arguments"
+	case Cancelled:
+		return "dialog cancelled"
 	}
 	return fmt.Sprintf("FindingKind(%d)", int(k))
 }
@@ -135,6 +145,8 @@ func (f Finding) String() string {
 		return fmt.Sprintf("%s: available, but %s failed: %s", f.Action, call, f.Detail)
 	case NoArgs:
 		return fmt.Sprintf("%s: init could not build arguments: %s", f.Action, f.Detail)
+	case Cancelled:
+		return fmt.Sprintf("%s: available, and %s succeeded, but %s", f.Action, call, f.Detail)
 	}
 	return f.Action + ": " + f.Detail
 }
@@ -150,6 +162,10 @@ func (sp Spec) Finding() (Finding, bool) {
 		return Finding{Action: a.ID, Kind: NoArgs, Detail: sp.ArgsErr}, true
 	}
 	r := sp.Got
+	if r != nil && r.Result.OK && sp.Cancelled != "" && a.Available && !a.StepOnly && sp.StepOf == "" {
+		return Finding{Action: a.ID, Kind: Cancelled, Approved: sp.Dangerous, Detail: "the page's own confirm(" + commentText(strconv.Quote(sp.Cancelled)) +
+			") was cancelled during it: no call in flight had its confirmation approved by the host. An action whose button asks this way needs risk dangerous or confirm: true (docs/troubleshooting.md)"}, true
+	}
 	if r == nil || r.Result.OK || !a.Available || a.StepOnly || sp.StepOf != "" {
 		return Finding{}, false
 	}
