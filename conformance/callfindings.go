@@ -6,7 +6,7 @@ import (
 )
 
 // CallFinding is a call of a run's exercise that should have worked and
-// did not: an available action, valid arguments, the confirmation
+// did not (or did, but its page's own confirm() was cancelled): an available action, valid arguments, the confirmation
 // approved (Report.CallFindings; glass-conformance run --strict fails on
 // them).
 type CallFinding = report.CallFinding

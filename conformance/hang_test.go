@@ -67,7 +67,7 @@ func TestARuntimeThatNeverAnswersCostsAFewBoundedWaits(t *testing.T) {
 	}
 	// The probes running when the runtime is taken as silent finish
 	// (their later calls wait a quarter of a second each); the probes run
-	// two at a time. Twenty bounds, and the pages of the probes at this
+	// DefaultParallel at a time. Twenty bounds, and the pages of the probes at this
 	// machine's speed: far from one bound per rule (73 rules).
 	if limit := 20*bound + 30*perPage; took > limit {
 		t.Errorf("the run took %s, over %s (20 call bounds and 30 page opens of %s)", took, limit, perPage.Round(time.Millisecond))

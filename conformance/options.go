@@ -106,7 +106,7 @@ func WithCallTimeout(d time.Duration) Option {
 // shared probes it computes ahead): probes spend most of their time
 // waiting for the browser, so four overlap well even on a small machine.
 // On two cores, a run against the Todo example took 35 s with two and
-// 23 s with four, at the same CPU; six saved one second more
+// 23 s with four, at the same CPU; six saved about two seconds more
 // (BENCHMARKS.md).
 const DefaultParallel = 4
 

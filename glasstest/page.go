@@ -235,7 +235,7 @@ func (p *Page) Receipts() []*receipt.Receipt {
 func (p *Page) Confirmations() []ConfirmationRecord { return p.hostLog.Confirmations() }
 
 // CancelledConfirms returns the messages of the page's own confirm()
-// dialogs the host cancelled, in order (docs/troubleshooting.md).
+// dialogs the host cancelled, in order, as the page wrote them (docs/troubleshooting.md).
 func (p *Page) CancelledConfirms() []string { return p.hostLog.Cancelled() }
 
 // onHostCall answers the runtime's requests on the host channel.

@@ -1,6 +1,7 @@
 // Package hostlog is the host's record of what a page asked it over the
 // host channel (CONTRACT.md §6.5): every confirmation request and how it
-// was answered, the tickets of its approvals, and every hand-off request.
+// was answered, the tickets of its approvals, and every hand-off request;
+// and the messages of the page's own confirm() dialogs the host cancelled.
 // It masks the sensitive values a request carries, bounds what it keeps
 // of the page's texts, and checks a receipt's confirmations against the
 // record. The harness (glasstest) owns the calls in flight and the spec's
@@ -13,8 +14,8 @@ import (
 	"github.com/glassworks/glass/receipt"
 )
 
-// MaxRecords bounds how many confirmation requests, and how many hand-off
-// requests, the host records for one page: a page that floods the host is
+// MaxRecords bounds how many confirmation requests, how many hand-off
+// requests and how many cancelled dialogs the host records for one page: a page that floods the host is
 // refused once the record is full, so nothing it sends grows the host's
 // memory without bound.
 const MaxRecords = 512

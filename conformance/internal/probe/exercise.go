@@ -45,7 +45,7 @@ type Exercised struct {
 	// Runs is the page's count of its handlers' runs around the call.
 	Runs RunsAround
 	// Cancelled is the messages of the page's own confirm() dialogs the
-	// host cancelled from the call on (the page's load's left out).
+	// host cancelled during the call, up to its receipt.
 	Cancelled []string
 }
 
@@ -229,6 +229,7 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	var byRuntime bool
 	loaded := len(pg.Harness.CancelledConfirms())
 	runs := pg.Around(func() { r, byRuntime = pg.DoAnswered(pl.Action.ID, pl.Args) })
+	cancelled := pg.Harness.CancelledConfirms()[loaded:] // up to the receipt: a later dialog is no call's
 	if err := pg.Navigated(); err != nil {
 		return nil, err
 	}
@@ -261,7 +262,7 @@ func (p *Probe) exerciseOne(pl Planned, timeline bool) (*Exercised, error) {
 	} else if r.Result.OK && domWitness && pg.WaitQuiet() == nil {
 		e.Settled, _ = pg.Witness(false) // a read's note; nil where its page navigated
 	}
-	e.Confirmations, e.Cancelled = pg.Harness.Confirmations(), pg.Harness.CancelledConfirms()[loaded:]
+	e.Confirmations, e.Cancelled = pg.Harness.Confirmations(), cancelled
 	return e, nil
 }
 

@@ -13,7 +13,7 @@ import (
 // CallKind is what went wrong with a call of the run's exercise.
 type CallKind string
 
-// The call kinds (the same two init's findings name).
+// The call kinds (the same three init's findings name).
 const (
 	// CallUnusable: the snapshot lists the action as available, but the
 	// call (approved, where it asks) could not make its target usable:
@@ -30,7 +30,8 @@ const (
 	CallCancelled CallKind = "cancelled"
 )
 
-// CallFinding is a call that should have worked and did not: the run's
+// CallFinding is a call that should have worked and did not (or did, but
+// not what the page's own dialog guards: CallCancelled): the run's
 // exercise calls every available action once (a tool's row actions once),
 // with valid arguments and the confirmation approved. No rule of the
 // contract is broken by it — a page may declare an action it cannot run —

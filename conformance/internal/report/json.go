@@ -18,7 +18,7 @@ type jsonReport struct {
 	*Report
 	Conforms bool `json:"conforms"`
 	// ConformsStrictly is the verdict of run --strict: it conforms, every
-	// available action was called (CallsChecked) and none failed
+	// available action was called (CallsChecked) and none is a finding
 	// (CallFindings).
 	ConformsStrictly bool        `json:"conformsStrictly"`
 	Summary          jsonSummary `json:"summary"`
