@@ -517,7 +517,7 @@ func TestACallWhosePageDialogWasCancelledIsPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("PIt(%q, func() {", "clear: Clear the done todos (pending: when init called it it succeeded, but "+why+"; once it is declared so, make it an It)"); !strings.Contains(string(files.Actions), want) {
+	if want := fmt.Sprintf("PIt(%q, func() {", "clear: Clear the done todos (pending: when init called it, the call succeeded, but "+why+"; once it is declared so, make it an It)"); !strings.Contains(string(files.Actions), want) {
 		t.Errorf("the specs lack\n%s\n\n%s", want, files.Actions)
 	}
 	// Without the dialog the same call is no finding.

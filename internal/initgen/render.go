@@ -282,7 +282,7 @@ func pendingReason(f Finding) string {
 		return called + " it could not be made usable, " + f.Detail +
 			"; make the target usable (a reveal, a visible control) or, if that is right, expect the failure"
 	case Cancelled:
-		return called + " it succeeded, but " + f.Detail + "; once it is declared so, make it an It"
+		return called + ", the call succeeded, but " + f.Detail + "; once it is declared so, make it an It"
 	}
 	return called + " it failed, " + f.Detail + "; fix the page or, if that is right, expect the failure"
 }
